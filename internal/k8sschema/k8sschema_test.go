@@ -1,0 +1,226 @@
+package k8sschema
+
+import (
+	"encoding/json"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/randfill"
+)
+
+func TestSnakeCase(t *testing.T) {
+	cases := map[string]string{
+		"leaderWorkerTemplate":      "leader_worker_template",
+		"hpaPodSelector":            "hpa_pod_selector",
+		"hostIPC":                   "host_ipc",
+		"targetWWNs":                "target_wwns",
+		"setHostnameAsFQDN":         "set_hostname_as_fqdn",
+		"diskURI":                   "disk_uri",
+		"podIPs":                    "pod_ips",
+		"seLinuxOptions":            "se_linux_options",
+		"maxSkew":                   "max_skew",
+		"topologySpreadConstraints": "topology_spread_constraints",
+		"pdID":                      "pd_id",
+		"name":                      "name",
+	}
+	for in, want := range cases {
+		if got := SnakeCase(in); got != want {
+			t.Errorf("SnakeCase(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// filler fills every field of an API object, so nothing can be missed by the round trip.
+func filler() *randfill.Filler {
+	return randfill.New().NilChance(0).NumElements(1, 2).Funcs(
+		func(q *resource.Quantity, c randfill.Continue) { *q = resource.MustParse("250m") },
+		func(i *intstr.IntOrString, c randfill.Continue) {
+			if c.Bool() {
+				*i = intstr.FromInt32(c.Int31n(1000) + 1)
+			} else {
+				*i = intstr.FromString("25%")
+			}
+		},
+		func(t *metav1.Time, c randfill.Continue) { *t = metav1.Unix(c.Int63n(1<<32)+1, 0).Rfc3339Copy() },
+		func(s *string, c randfill.Continue) { *s = "v" + c.String(8) },
+		func(m *metav1.ObjectMeta, c randfill.Continue) {
+			*m = metav1.ObjectMeta{Name: "n", Namespace: "ns", Labels: map[string]string{"a": "b"}, Annotations: map[string]string{"c": "d"}, Finalizers: []string{"f"}}
+		},
+	)
+}
+
+// jsonPaths lists the dotted key paths of a JSON document; map values are leaves of their map.
+func jsonPaths(v any, prefix string, mapPaths map[string]bool, out map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		if mapPaths[prefix] {
+			out[prefix] = true
+			return
+		}
+		for k, e := range x {
+			p := k
+			if prefix != "" {
+				p = prefix + "." + k
+			}
+			out[p] = true
+			jsonPaths(e, p, mapPaths, out)
+		}
+	case []any:
+		for _, e := range x {
+			jsonPaths(e, prefix, mapPaths, out)
+		}
+	}
+}
+
+func TestPodTemplateSchemaCoversEveryJSONField(t *testing.T) {
+	root := Build(reflect.TypeOf(corev1.PodTemplateSpec{}), Options{})
+	schemaPaths := map[string]bool{}
+	mapPaths := map[string]bool{}
+	root.Walk(func(n *Node) {
+		schemaPaths[n.path] = true
+		if n.Kind == KindMap {
+			mapPaths[n.path] = true
+		}
+	})
+	mp := map[string]bool{}
+	for p := range mapPaths {
+		mp[strings.TrimPrefix(p, "spec.")] = true
+	}
+	jsonSet := map[string]bool{}
+	// Random booleans are false half the time and then omitted: fill a few times.
+	f := filler()
+	for i := 0; i < 16; i++ {
+		var spec corev1.PodSpec
+		f.Fill(&spec)
+		raw, err := json.Marshal(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc any
+		_ = json.Unmarshal(raw, &doc)
+		jsonPaths(doc, "", mp, jsonSet)
+	}
+	var missing []string
+	for p := range jsonSet {
+		if !schemaPaths["spec."+p] {
+			missing = append(missing, p)
+		}
+	}
+	var extra []string
+	for p := range schemaPaths {
+		if strings.HasPrefix(p, "spec.") && !jsonSet[strings.TrimPrefix(p, "spec.")] {
+			extra = append(extra, p)
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(extra)
+	if len(missing) > 0 || len(extra) > 0 {
+		t.Fatalf("PodSpec JSON paths missing from schema: %v\nschema paths not in PodSpec JSON: %v", missing, extra)
+	}
+	if len(jsonSet) < 1000 {
+		t.Fatalf("only %d PodSpec field paths found; the filler did not reach every field", len(jsonSet))
+	}
+	t.Logf("PodSpec JSON field paths: %d, schema attribute paths under spec: %d", len(jsonSet), len(jsonSet))
+}
+
+func TestRoundTripPodTemplate(t *testing.T) {
+	root := Build(reflect.TypeOf(corev1.PodTemplateSpec{}), Options{})
+	for i := 0; i < 20; i++ {
+		var in corev1.PodTemplateSpec
+		f := filler()
+		f.Fill(&in.Spec)
+		in.Labels = map[string]string{"app": "x"}
+		v := Encode(root, &in)
+		var out corev1.PodTemplateSpec
+		d := Decode(root, v, &out, nil)
+		if len(d.Errs) > 0 || d.HasUnknown() {
+			t.Fatalf("decode: %v unknown=%v", d.Errs, d.Unknown)
+		}
+		a, _ := json.Marshal(in)
+		b, _ := json.Marshal(out)
+		if string(a) != string(b) {
+			t.Fatalf("round trip changed the template:\n%s", cmp.Diff(string(a), string(b)))
+		}
+		// The value must be well-typed for the schema.
+		if !v.Type().Equal(root.TFType()) {
+			t.Fatal("encoded value type differs from the schema type")
+		}
+	}
+}
+
+func TestDecodeUnknownAndErrors(t *testing.T) {
+	root := Build(reflect.TypeOf(corev1.Container{}), Options{})
+	typ := root.TFType().(tftypes.Object)
+	attrs := map[string]tftypes.Value{}
+	for name, at := range typ.AttributeTypes {
+		attrs[name] = tftypes.NewValue(at, nil)
+	}
+	attrs["image"] = tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
+	res := root.Field("resources")
+	rattrs := map[string]tftypes.Value{}
+	for name, at := range res.TFType().(tftypes.Object).AttributeTypes {
+		rattrs[name] = tftypes.NewValue(at, nil)
+	}
+	rattrs["limits"] = tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"cpu": tftypes.NewValue(tftypes.String, "lots")})
+	attrs["resources"] = tftypes.NewValue(res.TFType(), rattrs)
+	var c corev1.Container
+	d := Decode(root, tftypes.NewValue(typ, attrs), &c, field.NewPath("c"))
+	if len(d.Unknown) != 1 || d.Unknown[0].String() != "c.image" {
+		t.Fatalf("unknown = %v", d.Unknown)
+	}
+	if len(d.Errs) != 1 || d.Errs[0].Field != "c.resources.limits[cpu]" {
+		t.Fatalf("errs = %v", d.Errs)
+	}
+}
+
+func TestAttributePathAndUnknownFilter(t *testing.T) {
+	root := Build(reflect.TypeOf(corev1.PodTemplateSpec{}), Options{Only: map[string][]string{"metadata": {"name", "labels", "annotations"}}})
+	p, ok := AttributePath(root, "spec.topologySpreadConstraints[1].labelSelector.matchLabels[app.kubernetes.io/name]")
+	if !ok || p.String() != `spec.topology_spread_constraints[1].label_selector.match_labels["app.kubernetes.io/name"]` {
+		t.Fatalf("got %s %v", p, ok)
+	}
+	errs := field.ErrorList{
+		field.Required(field.NewPath("spec", "containers").Index(0).Child("image"), ""),
+		field.Invalid(field.NewPath("spec", "containers").Index(1).Child("name"), "A", "bad"),
+	}
+	diags := Diagnostics(root, errs, []*field.Path{field.NewPath("spec", "containers").Index(0).Child("image")})
+	if len(diags) != 1 {
+		t.Fatalf("want 1 diagnostic, got %v", diags)
+	}
+}
+
+func TestMergeKeepsSemanticallyEqualValues(t *testing.T) {
+	root := Build(reflect.TypeOf(corev1.Container{}), Options{})
+	hidden := HiddenDefaults{reflect.TypeOf(corev1.ContainerPort{}): {"protocol": "TCP"}}
+	user := corev1.Container{Name: "c", Image: "i", Ports: []corev1.ContainerPort{{ContainerPort: 80}},
+		Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{"cpu": resource.MustParse("0.5")}}}
+	server := *user.DeepCopy()
+	server.Ports[0].Protocol = "TCP"
+	server.Resources.Limits["cpu"] = resource.MustParse("500m")
+	prior := Encode(root, &user)
+	got := Merge(root, prior, Encode(root, &server), hidden)
+	if !got.Equal(prior) {
+		t.Fatalf("merge reported drift for equal objects: %v", got)
+	}
+	server.Image = "other"
+	got = Merge(root, prior, Encode(root, &server), hidden)
+	var back corev1.Container
+	Decode(root, got, &back, nil)
+	if back.Image != "other" || back.Resources.Limits.Cpu().String() != "500m" && back.Resources.Limits.Cpu().String() != "0.5" {
+		t.Fatalf("drift lost: %+v", back)
+	}
+	stripped := StripHiddenDefaults(root, Encode(root, &server), hidden)
+	Decode(root, stripped, &back, nil)
+	if back.Ports[0].Protocol != "" {
+		t.Fatal("hidden default not stripped on import")
+	}
+}

@@ -1,0 +1,369 @@
+package k8sschema
+
+import (
+	"math/big"
+	"reflect"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// HiddenDefaults are values the server writes into fields the user left unset and that the plan
+// does not show (CRD defaults inside pod templates, such as a port's protocol "TCP"). They are
+// keyed by Go struct type and JSON field name, so they apply wherever the type is embedded.
+type HiddenDefaults map[reflect.Type]map[string]string
+
+func (h HiddenDefaults) lookup(parent *Node, f *Node) (string, bool) {
+	if h == nil || parent == nil {
+		return "", false
+	}
+	m, ok := h[parent.GoType]
+	if !ok {
+		return "", false
+	}
+	v, ok := m[f.JSONName]
+	return v, ok
+}
+
+// Merge computes the new state of node n from the value the user had (prior: the plan during
+// apply, the state during refresh) and the server's (server). Where the two mean the same thing
+// (a quantity written differently, an unset field the server filled with its default, an empty
+// list the server dropped), the user's spelling is kept so that no false drift appears; where
+// they differ, the server wins and the next plan shows the drift.
+func Merge(n *Node, prior, server tftypes.Value, hidden HiddenDefaults) tftypes.Value {
+	return mergeNode(nil, n, prior, server, hidden)
+}
+
+func mergeNode(parent, n *Node, prior, server tftypes.Value, hidden HiddenDefaults) tftypes.Value {
+	if n.Mode == Computed || !prior.IsKnown() {
+		return server
+	}
+	if SemanticEqual(n, prior, server) {
+		return prior
+	}
+	if prior.IsNull() {
+		if d, ok := hidden.lookup(parent, n); ok && n.Kind == KindString {
+			var s string
+			if server.As(&s) == nil && s == d {
+				return prior
+			}
+		}
+		if n.KeysFromPrior {
+			return prior
+		}
+		if n.Kind == KindObject && !server.IsNull() {
+			// The user left the whole object unset; it may hold only defaults the server added.
+			if onlyHiddenDefaults(n, server, hidden) {
+				return prior
+			}
+		}
+		return server
+	}
+	if server.IsNull() {
+		return server
+	}
+	switch n.Kind {
+	case KindObject:
+		var pa, sa map[string]tftypes.Value
+		_ = prior.As(&pa)
+		_ = server.As(&sa)
+		out := make(map[string]tftypes.Value, len(n.Fields))
+		for _, f := range n.Fields {
+			out[f.TFName] = mergeNode(n, f, pa[f.TFName], sa[f.TFName], hidden)
+		}
+		return tftypes.NewValue(n.TFType(), out)
+	case KindList:
+		var pl, sl []tftypes.Value
+		_ = prior.As(&pl)
+		_ = server.As(&sl)
+		if len(pl) != len(sl) {
+			return server
+		}
+		out := make([]tftypes.Value, len(sl))
+		for i := range sl {
+			out[i] = mergeNode(n, n.Elem, pl[i], sl[i], hidden)
+		}
+		return tftypes.NewValue(n.TFType(), out)
+	case KindMap:
+		var pm, sm map[string]tftypes.Value
+		_ = prior.As(&pm)
+		_ = server.As(&sm)
+		out := make(map[string]tftypes.Value, len(sm))
+		for k, sv := range sm {
+			pv, ok := pm[k]
+			if !ok {
+				if n.KeysFromPrior {
+					continue
+				}
+				out[k] = sv
+				continue
+			}
+			out[k] = mergeNode(n, n.Elem, pv, sv, hidden)
+		}
+		if n.KeysFromPrior {
+			// Keys the user declared but the server lost show as drift (the user's value is kept
+			// out, so the next plan re-adds it).
+			if len(out) == 0 {
+				return tftypes.NewValue(n.TFType(), map[string]tftypes.Value{})
+			}
+		}
+		return tftypes.NewValue(n.TFType(), out)
+	default:
+		return server
+	}
+}
+
+// onlyHiddenDefaults reports whether object value v holds nothing but hidden defaults.
+func onlyHiddenDefaults(n *Node, v tftypes.Value, hidden HiddenDefaults) bool {
+	var attrs map[string]tftypes.Value
+	if v.As(&attrs) != nil {
+		return false
+	}
+	for _, f := range n.Fields {
+		fv := attrs[f.TFName]
+		if fv.IsNull() || isZeroLike(f, fv) {
+			continue
+		}
+		d, ok := hidden.lookup(n, f)
+		var s string
+		if ok && f.Kind == KindString && fv.As(&s) == nil && s == d {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// SemanticEqual reports whether a and b mean the same object for node n.
+func SemanticEqual(n *Node, a, b tftypes.Value) bool {
+	if !a.IsKnown() || !b.IsKnown() {
+		return false
+	}
+	if a.IsNull() || b.IsNull() {
+		if a.IsNull() && b.IsNull() {
+			return true
+		}
+		other := a
+		if a.IsNull() {
+			other = b
+		}
+		return !n.Pointer && isZeroLike(n, other)
+	}
+	switch n.Kind {
+	case KindString:
+		var x, y string
+		_ = a.As(&x)
+		_ = b.As(&y)
+		if x == y {
+			return true
+		}
+		if n.Format == FormatQuantity {
+			qx, e1 := resource.ParseQuantity(x)
+			qy, e2 := resource.ParseQuantity(y)
+			return e1 == nil && e2 == nil && qx.Cmp(qy) == 0
+		}
+		return false
+	case KindBool:
+		var x, y bool
+		_ = a.As(&x)
+		_ = b.As(&y)
+		return x == y
+	case KindInt, KindFloat:
+		var x, y big.Float
+		_ = a.As(&x)
+		_ = b.As(&y)
+		return x.Cmp(&y) == 0
+	case KindList:
+		var x, y []tftypes.Value
+		_ = a.As(&x)
+		_ = b.As(&y)
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !SemanticEqual(n.Elem, x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case KindMap:
+		var x, y map[string]tftypes.Value
+		_ = a.As(&x)
+		_ = b.As(&y)
+		if len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !SemanticEqual(n.Elem, xv, yv) {
+				return false
+			}
+		}
+		return true
+	default:
+		var x, y map[string]tftypes.Value
+		_ = a.As(&x)
+		_ = b.As(&y)
+		for _, f := range n.Fields {
+			if f.Mode == Computed {
+				continue
+			}
+			if !SemanticEqual(f, x[f.TFName], y[f.TFName]) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// isZeroLike reports whether v is what an unset field of node n reads back as: "", 0, false, an
+// empty list or map, or an object of such values.
+func isZeroLike(n *Node, v tftypes.Value) bool {
+	if !v.IsKnown() {
+		return false
+	}
+	if v.IsNull() {
+		return true
+	}
+	switch n.Kind {
+	case KindString:
+		var s string
+		_ = v.As(&s)
+		return s == "" && n.Format != FormatIntOrString
+	case KindBool:
+		var b bool
+		_ = v.As(&b)
+		return !b
+	case KindInt, KindFloat:
+		var f big.Float
+		_ = v.As(&f)
+		return f.Sign() == 0
+	case KindList:
+		var l []tftypes.Value
+		_ = v.As(&l)
+		return len(l) == 0
+	case KindMap:
+		var m map[string]tftypes.Value
+		_ = v.As(&m)
+		return len(m) == 0
+	default:
+		if n.Pointer {
+			return false
+		}
+		var m map[string]tftypes.Value
+		_ = v.As(&m)
+		for _, f := range n.Fields {
+			if f.Pointer && !m[f.TFName].IsNull() {
+				return false
+			}
+			if !isZeroLike(f, m[f.TFName]) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// StripHiddenDefaults nulls the fields that hold nothing but a hidden default, for state read
+// without a prior value (import), so it matches what a configuration without them produces.
+func StripHiddenDefaults(n *Node, v tftypes.Value, hidden HiddenDefaults) tftypes.Value {
+	return strip(nil, n, v, hidden)
+}
+
+func strip(parent, n *Node, v tftypes.Value, hidden HiddenDefaults) tftypes.Value {
+	if !v.IsKnown() || v.IsNull() || n.Mode == Computed {
+		return v
+	}
+	switch n.Kind {
+	case KindString:
+		if d, ok := hidden.lookup(parent, n); ok {
+			var s string
+			if v.As(&s) == nil && s == d {
+				return tftypes.NewValue(v.Type(), nil)
+			}
+		}
+		return v
+	case KindObject:
+		var attrs map[string]tftypes.Value
+		_ = v.As(&attrs)
+		out := make(map[string]tftypes.Value, len(attrs))
+		for _, f := range n.Fields {
+			out[f.TFName] = strip(n, f, attrs[f.TFName], hidden)
+		}
+		return tftypes.NewValue(v.Type(), out)
+	case KindList:
+		var l []tftypes.Value
+		_ = v.As(&l)
+		out := make([]tftypes.Value, len(l))
+		for i := range l {
+			out[i] = strip(n, n.Elem, l[i], hidden)
+		}
+		return tftypes.NewValue(v.Type(), out)
+	case KindMap:
+		var m map[string]tftypes.Value
+		_ = v.As(&m)
+		out := make(map[string]tftypes.Value, len(m))
+		for k, e := range m {
+			out[k] = strip(n, n.Elem, e, hidden)
+		}
+		return tftypes.NewValue(v.Type(), out)
+	}
+	return v
+}
+
+// FillDefaults returns the plan for node n in which every OptionalComputed attribute the user
+// left unset (null in config) takes the value the provider computed (defaulted, from the same
+// plan after applying the server's defaults). Values the user set, and unknown values, are kept.
+func FillDefaults(n *Node, config, plan, defaulted tftypes.Value) tftypes.Value {
+	if !config.IsKnown() || !plan.IsKnown() && !config.IsNull() {
+		return plan
+	}
+	if n.Mode == Computed {
+		return plan
+	}
+	if config.IsNull() {
+		if n.Mode == OptionalComputed {
+			return defaulted
+		}
+		return plan
+	}
+	if plan.IsNull() || !plan.IsKnown() || defaulted.IsNull() || !defaulted.IsKnown() {
+		return plan
+	}
+	switch n.Kind {
+	case KindObject:
+		var ca, pa, da map[string]tftypes.Value
+		_ = config.As(&ca)
+		_ = plan.As(&pa)
+		_ = defaulted.As(&da)
+		out := make(map[string]tftypes.Value, len(pa))
+		for k, v := range pa {
+			out[k] = v
+		}
+		for _, f := range n.Fields {
+			if cv, ok := ca[f.TFName]; ok {
+				out[f.TFName] = FillDefaults(f, cv, pa[f.TFName], da[f.TFName])
+			}
+		}
+		return tftypes.NewValue(plan.Type(), out)
+	case KindList:
+		var cl, pl, dl []tftypes.Value
+		_ = config.As(&cl)
+		_ = plan.As(&pl)
+		_ = defaulted.As(&dl)
+		if len(cl) != len(pl) || len(pl) != len(dl) {
+			return plan
+		}
+		out := make([]tftypes.Value, len(pl))
+		for i := range pl {
+			out[i] = FillDefaults(n.Elem, cl[i], pl[i], dl[i])
+		}
+		return tftypes.NewValue(plan.Type(), out)
+	}
+	return plan
+}
+
+// HasUnknown reports whether v contains an unknown value anywhere.
+func HasUnknown(v tftypes.Value) bool {
+	return !v.IsFullyKnown()
+}

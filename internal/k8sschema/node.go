@@ -1,0 +1,327 @@
+// Package k8sschema derives Terraform schemas from Kubernetes Go API types and converts values
+// between the two. Every resource of the provider goes through this one path, so a field that
+// exists in the Go type exists in the schema, and a value survives plan -> object -> state intact.
+package k8sschema
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"unicode"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// Kind is the Terraform shape of a node.
+type Kind int
+
+const (
+	KindString Kind = iota
+	KindBool
+	KindInt
+	KindFloat
+	KindObject
+	KindList
+	KindMap
+)
+
+// Format says how a KindString node is written in the Go type.
+type Format int
+
+const (
+	FormatPlain Format = iota
+	FormatQuantity
+	FormatIntOrString
+	FormatTime
+	FormatBytes
+	FormatDuration
+)
+
+// Mode says who sets a node's value.
+type Mode int
+
+const (
+	// Optional: set by the user, never by the server (the default).
+	Optional Mode = iota
+	// Required: must be set by the user.
+	Required
+	// OptionalComputed: set by the user, or planned by the provider from a server default.
+	OptionalComputed
+	// Computed: set by the server only.
+	Computed
+)
+
+// Node describes one attribute: its Terraform name, its JSON name and how its Go value is stored.
+type Node struct {
+	TFName      string
+	JSONName    string
+	Kind        Kind
+	Format      Format
+	GoType      reflect.Type // the type after removing one pointer
+	Pointer     bool         // the Go field is a pointer: nil is null and zero values are kept
+	Mode        Mode
+	Sensitive   bool
+	Description string
+	// KeysFromPrior: a map whose state keeps only the keys the user declared, so keys added by
+	// other actors (controllers adding annotations) are not reported as drift.
+	KeysFromPrior bool
+
+	Fields []*Node // KindObject, in schema order
+	Elem   *Node   // KindList and KindMap
+
+	index  []int // field index in the parent struct (through inlined embedded structs)
+	byTF   map[string]*Node
+	byJSON map[string]*Node
+	path   string // dotted JSON path from the root, list elements included as "[]"
+}
+
+// Field returns the child with the given Terraform name.
+func (n *Node) Field(tfName string) *Node { return n.byTF[tfName] }
+
+// FieldJSON returns the child with the given JSON name.
+func (n *Node) FieldJSON(jsonName string) *Node { return n.byJSON[jsonName] }
+
+// Path is the dotted JSON path of the node, e.g. "spec.leaderWorkerTemplate.size".
+func (n *Node) Path() string { return n.path }
+
+// Options tailor a tree built from a Go type. Paths are dotted JSON paths from the root type,
+// without list markers: "spec.template.spec.containers.name".
+type Options struct {
+	// Only restricts a struct to the listed JSON fields (e.g. metadata to name, labels, ...).
+	Only map[string][]string
+	// Skip drops fields (e.g. status of a template).
+	Skip []string
+	// Modes overrides the mode of a node; a Computed node makes its whole subtree Computed.
+	Modes map[string]Mode
+	// Sensitive marks nodes sensitive.
+	Sensitive []string
+	// KeysFromPrior marks maps whose foreign keys are ignored on refresh.
+	KeysFromPrior []string
+	// Descriptions overrides or supplies descriptions.
+	Descriptions map[string]string
+}
+
+type builder struct {
+	opts    Options
+	skip    map[string]bool
+	sens    map[string]bool
+	keys    map[string]bool
+	visited map[reflect.Type]int
+}
+
+var (
+	quantityType = reflect.TypeOf(resource.Quantity{})
+	intstrType   = reflect.TypeOf(intstr.IntOrString{})
+	timeType     = reflect.TypeOf(metav1.Time{})
+	microType    = reflect.TypeOf(metav1.MicroTime{})
+	durationType = reflect.TypeOf(metav1.Duration{})
+
+	objectMetaType = reflect.TypeOf(metav1.ObjectMeta{})
+)
+
+// EmbeddedMetadataFields are the metadata fields kept in embedded templates.
+var EmbeddedMetadataFields = []string{"name", "namespace", "labels", "annotations", "finalizers"}
+
+// Build derives the node tree of a Go struct type. The root node has no names.
+func Build(t reflect.Type, opts Options) *Node {
+	b := &builder{opts: opts, skip: set(opts.Skip), sens: set(opts.Sensitive), keys: set(opts.KeysFromPrior), visited: map[reflect.Type]int{}}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	root := &Node{Kind: KindObject, GoType: t}
+	b.fillStruct(root, t, "", Optional)
+	return root
+}
+
+func set(items []string) map[string]bool {
+	m := make(map[string]bool, len(items))
+	for _, s := range items {
+		m[s] = true
+	}
+	return m
+}
+
+func join(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
+
+func (b *builder) node(t reflect.Type, p string, parentMode Mode) *Node {
+	n := &Node{path: p}
+	if m, ok := b.opts.Modes[p]; ok && parentMode != Computed {
+		n.Mode = m
+	} else if parentMode == Computed {
+		n.Mode = Computed
+	}
+	n.Sensitive = b.sens[p]
+	n.KeysFromPrior = b.keys[p]
+	if t.Kind() == reflect.Pointer {
+		n.Pointer = true
+		t = t.Elem()
+	}
+	n.GoType = t
+	switch {
+	case t == quantityType:
+		n.Kind, n.Format = KindString, FormatQuantity
+	case t == intstrType:
+		n.Kind, n.Format = KindString, FormatIntOrString
+	case t == timeType || t == microType:
+		n.Kind, n.Format = KindString, FormatTime
+	case t == durationType:
+		n.Kind, n.Format = KindString, FormatDuration
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
+		n.Kind, n.Format = KindString, FormatBytes
+	default:
+		switch t.Kind() {
+		case reflect.String:
+			n.Kind = KindString
+		case reflect.Bool:
+			n.Kind = KindBool
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			n.Kind = KindInt
+		case reflect.Float32, reflect.Float64:
+			n.Kind = KindFloat
+		case reflect.Slice:
+			n.Kind = KindList
+			n.Elem = b.node(t.Elem(), p, n.Mode)
+			n.Elem.path = p + "[]"
+		case reflect.Map:
+			n.Kind = KindMap
+			n.Elem = b.node(t.Elem(), p, n.Mode)
+			n.Elem.path = p + "{}"
+		case reflect.Struct:
+			n.Kind = KindObject
+			// Kubernetes API types are not recursive; the guard only stops a mistake from hanging.
+			if b.visited[t] > 3 {
+				panic(fmt.Sprintf("k8sschema: recursive type %s at %s", t, p))
+			}
+			b.visited[t]++
+			b.fillStruct(n, t, p, n.Mode)
+			b.visited[t]--
+		default:
+			panic(fmt.Sprintf("k8sschema: unsupported Go kind %s at %s", t.Kind(), p))
+		}
+	}
+	return n
+}
+
+// fillStruct adds the JSON fields of t (inlined embedded structs included) to n.
+func (b *builder) fillStruct(n *Node, t reflect.Type, p string, mode Mode) {
+	n.byTF = map[string]*Node{}
+	n.byJSON = map[string]*Node{}
+	docs := swaggerDocs(t)
+	var only map[string]bool
+	if list, ok := b.opts.Only[p]; ok {
+		only = set(list)
+	} else if t == objectMetaType {
+		// Embedded object metadata (pod templates, claim templates) keeps only what a CRD's
+		// embedded metadata schema keeps; the server prunes everything else.
+		only = set(EmbeddedMetadataFields)
+	}
+	b.addFields(n, t, nil, p, mode, docs, only)
+	sort.SliceStable(n.Fields, func(i, j int) bool { return n.Fields[i].TFName < n.Fields[j].TFName })
+}
+
+func (b *builder) addFields(n *Node, t reflect.Type, index []int, p string, mode Mode, docs map[string]string, only map[string]bool) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "-" || (!f.IsExported() && !f.Anonymous) {
+			continue
+		}
+		idx := append(append([]int{}, index...), i)
+		if f.Anonymous && (name == "" || strings.Contains(opts, "inline")) {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft == reflect.TypeOf(metav1.TypeMeta{}) {
+				continue // apiVersion and kind are fixed by the resource type
+			}
+			for k, v := range swaggerDocs(ft) {
+				if _, ok := docs[k]; !ok && k != "" {
+					docs[k] = v
+				}
+			}
+			b.addFields(n, ft, idx, p, mode, docs, only)
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fp := join(p, name)
+		if b.skip[fp] || (only != nil && !only[name]) {
+			continue
+		}
+		child := b.node(f.Type, fp, mode)
+		child.JSONName = name
+		child.TFName = SnakeCase(name)
+		child.index = idx
+		child.Description = docs[name]
+		if d, ok := b.opts.Descriptions[fp]; ok {
+			child.Description = d
+		}
+		n.Fields = append(n.Fields, child)
+		n.byTF[child.TFName] = child
+		n.byJSON[name] = child
+	}
+}
+
+type swaggerDoc interface{ SwaggerDoc() map[string]string }
+
+// swaggerDocs returns the field descriptions that k8s.io/api (and our own API types) publish.
+func swaggerDocs(t reflect.Type) map[string]string {
+	out := map[string]string{}
+	v := reflect.New(t)
+	if d, ok := v.Interface().(swaggerDoc); ok {
+		for k, s := range d.SwaggerDoc() {
+			out[k] = s
+		}
+	} else if d, ok := v.Elem().Interface().(swaggerDoc); ok {
+		for k, s := range d.SwaggerDoc() {
+			out[k] = s
+		}
+	}
+	return out
+}
+
+// SnakeCase turns a JSON field name into a Terraform attribute name:
+// leaderWorkerTemplate -> leader_worker_template, hostIPC -> host_ipc, targetWWNs -> target_wwns.
+func SnakeCase(s string) string {
+	r := []rune(s)
+	var out strings.Builder
+	for i, c := range r {
+		if unicode.IsUpper(c) {
+			prevLower := i > 0 && (unicode.IsLower(r[i-1]) || unicode.IsDigit(r[i-1]))
+			// An acronym ends where an upper-case letter is followed by a lower-case one, except a
+			// plural "s" that ends the word ("WWNs", "IPs").
+			acronymEnd := i > 0 && unicode.IsUpper(r[i-1]) && i+1 < len(r) && unicode.IsLower(r[i+1]) &&
+				!(r[i+1] == 's' && (i+2 == len(r) || unicode.IsUpper(r[i+2])))
+			if prevLower || acronymEnd {
+				out.WriteByte('_')
+			}
+			out.WriteRune(unicode.ToLower(c))
+			continue
+		}
+		out.WriteRune(c)
+	}
+	return out.String()
+}
+
+// Walk calls fn for every node below n (depth first), with its dotted JSON path.
+func (n *Node) Walk(fn func(*Node)) {
+	for _, f := range n.Fields {
+		fn(f)
+		f.Walk(fn)
+	}
+	if n.Elem != nil {
+		n.Elem.Walk(fn)
+	}
+}

@@ -1,0 +1,164 @@
+package k8sschema
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// segment is one step of a field path: a JSON field name, or a bracketed index or key.
+type segment struct {
+	name    string
+	bracket bool
+}
+
+// splitPath parses the string form of a field.Path ("spec.containers[0].image",
+// "metadata.annotations[example.com/key]"). Keys may contain dots; they never contain ']'.
+func splitPath(s string) []segment {
+	var out []segment
+	for i := 0; i < len(s); {
+		switch s[i] {
+		case '.':
+			i++
+		case '[':
+			end := strings.IndexByte(s[i:], ']')
+			if end < 0 {
+				out = append(out, segment{name: s[i+1:], bracket: true})
+				return out
+			}
+			out = append(out, segment{name: s[i+1 : i+end], bracket: true})
+			i += end + 1
+		default:
+			end := strings.IndexAny(s[i:], ".[")
+			if end < 0 {
+				end = len(s) - i
+			}
+			out = append(out, segment{name: s[i : i+end]})
+			i += end
+		}
+	}
+	return out
+}
+
+// AttributePath maps a JSON field path below root to the Terraform attribute path. When part of
+// the path has no attribute (a rule that names a virtual field), the deepest attribute found is
+// returned with ok=false.
+func AttributePath(root *Node, fieldPath string) (path.Path, bool) {
+	p := path.Empty()
+	n := root
+	for _, seg := range splitPath(fieldPath) {
+		switch {
+		case seg.bracket && n.Kind == KindList:
+			i, err := strconv.Atoi(seg.name)
+			if err != nil {
+				return p, false
+			}
+			p = p.AtListIndex(i)
+			n = n.Elem
+		case seg.bracket && n.Kind == KindMap:
+			p = p.AtMapKey(seg.name)
+			n = n.Elem
+		case !seg.bracket && n.Kind == KindObject:
+			f := n.FieldJSON(seg.name)
+			if f == nil {
+				// The API server spells some paths with a capital letter (LWS "SubGroupPolicy").
+				f = n.FieldJSON(strings.ToLower(seg.name[:1]) + seg.name[1:])
+			}
+			if f == nil {
+				return p, false
+			}
+			p = p.AtName(f.TFName)
+			n = f
+		default:
+			return p, false
+		}
+	}
+	return p, true
+}
+
+// Diagnostics turns validation errors into attribute-path diagnostics. Errors under a value that
+// is not known yet are dropped: the check runs again at apply when the value is known.
+func Diagnostics(root *Node, errs field.ErrorList, unknown []*field.Path) diag.Diagnostics {
+	var diags diag.Diagnostics
+	unknownStr := make([]string, len(unknown))
+	for i, u := range unknown {
+		unknownStr[i] = u.String()
+	}
+	for _, e := range errs {
+		if dependsOnUnknown(e.Field, unknownStr) {
+			continue
+		}
+		diags.Append(Diagnostic(root, e))
+	}
+	return diags
+}
+
+// Diagnostic turns one validation error into an attribute diagnostic.
+func Diagnostic(root *Node, e *field.Error) diag.Diagnostic {
+	p, _ := AttributePath(root, e.Field)
+	summary := errorSummary(e.Type)
+	detail := fmt.Sprintf("%s: %s", e.Field, e.ErrorBody())
+	if e.Type == field.ErrorTypeInternal {
+		return diag.NewAttributeErrorDiagnostic(p, "Internal error", detail)
+	}
+	return diag.NewAttributeErrorDiagnostic(p, summary, detail)
+}
+
+func errorSummary(t field.ErrorType) string {
+	switch t {
+	case field.ErrorTypeRequired:
+		return "Missing required value"
+	case field.ErrorTypeNotSupported:
+		return "Unsupported value"
+	case field.ErrorTypeDuplicate:
+		return "Duplicate value"
+	case field.ErrorTypeForbidden:
+		return "Forbidden value"
+	case field.ErrorTypeTooLong:
+		return "Value too long"
+	case field.ErrorTypeTooMany:
+		return "Too many values"
+	case field.ErrorTypeNotFound:
+		return "Reference not found"
+	default:
+		return "Invalid value"
+	}
+}
+
+// dependsOnUnknown reports whether an error at errPath may be caused by a value not known yet:
+// the unknown value is at or above the error, or is a sibling of one of the error's ancestors'
+// children (cross-field rules compare neighbours).
+func dependsOnUnknown(errPath string, unknown []string) bool {
+	for _, u := range unknown {
+		if hasPathPrefix(errPath, u) {
+			return true
+		}
+		if parent := parentPath(u); parent == "" || hasPathPrefix(errPath, parent) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPathPrefix(p, prefix string) bool {
+	if !strings.HasPrefix(p, prefix) {
+		return false
+	}
+	return len(p) == len(prefix) || p[len(prefix)] == '.' || p[len(prefix)] == '['
+}
+
+func parentPath(p string) string {
+	if strings.HasSuffix(p, "]") {
+		if i := strings.LastIndexByte(p, '['); i >= 0 {
+			return p[:i]
+		}
+	}
+	if i := strings.LastIndexAny(p, ".["); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
