@@ -38,7 +38,7 @@ func mergeNode(parent, n *Node, prior, server tftypes.Value, hidden HiddenDefaul
 	if n.Mode == Computed || !prior.IsKnown() {
 		return server
 	}
-	if SemanticEqual(n, prior, server) {
+	if prior.IsFullyKnown() && SemanticEqual(n, prior, server) {
 		return prior
 	}
 	if prior.IsNull() {

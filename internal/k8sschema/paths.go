@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -101,7 +102,8 @@ func Diagnostics(root *Node, errs field.ErrorList, unknown []*field.Path) diag.D
 func Diagnostic(root *Node, e *field.Error) diag.Diagnostic {
 	p, _ := AttributePath(root, e.Field)
 	summary := errorSummary(e.Type)
-	detail := fmt.Sprintf("%s: %s", e.Field, e.ErrorBody())
+	// Terraform cannot point inside an object expression, so the detail names the attribute.
+	detail := fmt.Sprintf("%s: %s\n(Kubernetes field %s)", p, e.ErrorBody(), e.Field)
 	if e.Type == field.ErrorTypeInternal {
 		return diag.NewAttributeErrorDiagnostic(p, "Internal error", detail)
 	}
@@ -161,4 +163,42 @@ func parentPath(p string) string {
 		return p[:i]
 	}
 	return ""
+}
+
+// ValueAt returns the value at a JSON field path ("spec.limited.nominalConcurrencyShares") of
+// a value of root's type, and whether the path exists and is known all the way down.
+func ValueAt(root *Node, v tftypes.Value, fieldPath string) (tftypes.Value, bool) {
+	n := root
+	for _, seg := range splitPath(fieldPath) {
+		if !v.IsKnown() || v.IsNull() {
+			return v, false
+		}
+		switch {
+		case seg.bracket && n.Kind == KindList:
+			i, err := strconv.Atoi(seg.name)
+			var l []tftypes.Value
+			if err != nil || v.As(&l) != nil || i < 0 || i >= len(l) {
+				return v, false
+			}
+			v, n = l[i], n.Elem
+		case seg.bracket && n.Kind == KindMap:
+			var m map[string]tftypes.Value
+			_ = v.As(&m)
+			e, ok := m[seg.name]
+			if !ok {
+				return v, false
+			}
+			v, n = e, n.Elem
+		case !seg.bracket && n.Kind == KindObject:
+			f := n.FieldJSON(seg.name)
+			var m map[string]tftypes.Value
+			if f == nil || v.As(&m) != nil {
+				return v, false
+			}
+			v, n = m[f.TFName], f
+		default:
+			return v, false
+		}
+	}
+	return v, v.IsKnown()
 }

@@ -1,0 +1,26 @@
+// Package flowschema holds the offline (plan-time) rules for
+// flowcontrol.apiserver.k8s.io/v1 FlowSchema objects: the server-side
+// defaults, a port of kube-apiserver v1.37 validation and the bootstrap
+// (mandatory/suggested) objects.
+package flowschema
+
+import (
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
+)
+
+// DefaultMatchingPrecedence replaces a 0 spec.matchingPrecedence.
+// Source: k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/v1/defaults.go FlowSchemaDefaultMatchingPrecedence.
+const DefaultMatchingPrecedence int32 = 1000
+
+// SetDefaults applies the defaults the API server applies when it decodes a
+// v1 FlowSchema (before validation). It is idempotent.
+//
+// Port of pkg/apis/flowcontrol/v1/defaults.go SetDefaults_FlowSchemaSpec.
+func SetDefaults(obj *flowcontrolv1.FlowSchema) {
+	if obj == nil {
+		return
+	}
+	if obj.Spec.MatchingPrecedence == 0 {
+		obj.Spec.MatchingPrecedence = DefaultMatchingPrecedence
+	}
+}

@@ -1,0 +1,121 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+)
+
+var getOptions = metav1.GetOptions{}
+
+const applyPatchType = types.ApplyPatchType
+
+func patchOptions(manager string, force bool) metav1.PatchOptions {
+	return metav1.PatchOptions{FieldManager: manager, Force: &force}
+}
+
+func isNotFound(err error) bool { return err != nil && apierrors.IsNotFound(err) }
+
+// apiErrorDetail explains an API error: the server's own message first, then what to do.
+func apiErrorDetail(err error) string {
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) {
+		return err.Error()
+	}
+	s := status.Status()
+	msg := s.Message
+	var b strings.Builder
+	b.WriteString(msg)
+	if s.Details != nil {
+		for _, c := range s.Details.Causes {
+			if c.Field != "" && !strings.Contains(msg, c.Message) {
+				fmt.Fprintf(&b, "\n  %s: %s", c.Field, c.Message)
+			}
+		}
+	}
+	switch {
+	case apierrors.IsConflict(err) && strings.Contains(msg, "Apply failed"):
+		b.WriteString("\n\nAnother field manager owns these fields (named above). Remove them from the configuration, " +
+			"change them with that manager, or set force_conflicts = true to take ownership.")
+	case apierrors.IsNotFound(err) && strings.Contains(msg, "the server could not find the requested resource"):
+		b.WriteString("\n\nThe API is not served by this cluster. For LeaderWorkerSet, install the LeaderWorkerSet CRD and controller first.")
+	case apierrors.IsForbidden(err):
+		b.WriteString("\n\nThe provider's credentials lack permission for this operation.")
+	}
+	return b.String()
+}
+
+// deleteAndWait deletes an object and waits until it is gone (finalizers included), watching
+// instead of polling.
+func deleteAndWait(ctx context.Context, ri dynamic.ResourceInterface, name string) error {
+	policy := metav1.DeletePropagationBackground
+	err := ri.Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: &policy})
+	if isNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return errors.New(apiErrorDetail(err))
+	}
+	for {
+		u, err := ri.Get(ctx, name, getOptions)
+		if isNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return errors.New(apiErrorDetail(err))
+		}
+		w, err := ri.Watch(ctx, metav1.ListOptions{
+			FieldSelector:   fields.OneTermEqualSelector("metadata.name", name).String(),
+			ResourceVersion: u.GetResourceVersion(),
+		})
+		if err != nil {
+			// Fall back to a short sleep when watching is not allowed.
+			select {
+			case <-ctx.Done():
+				return deleteTimeoutError(u.GetFinalizers())
+			case <-time.After(500 * time.Millisecond):
+			}
+			continue
+		}
+		gone, werr := waitDeleted(ctx, w)
+		w.Stop()
+		if gone {
+			return nil
+		}
+		if werr != nil {
+			return deleteTimeoutError(u.GetFinalizers())
+		}
+	}
+}
+
+func waitDeleted(ctx context.Context, w watch.Interface) (bool, error) {
+	for {
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				return false, nil // watch closed: re-check with a GET
+			}
+			if ev.Type == watch.Deleted {
+				return true, nil
+			}
+		}
+	}
+}
+
+func deleteTimeoutError(finalizers []string) error {
+	if len(finalizers) > 0 {
+		return fmt.Errorf("timed out waiting for deletion; the object still has finalizers %v, which the controllers that own them must remove", finalizers)
+	}
+	return errors.New("timed out waiting for deletion")
+}

@@ -1,0 +1,264 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+)
+
+// ProviderData is what the provider hands to every resource, data source,
+// ephemeral resource, action and list resource in Configure.
+type ProviderData struct {
+	// Client talks to the cluster. It is built lazily: the first call to
+	// RESTConfig or Dynamic reads kubeconfig files / the in-cluster
+	// service account. It may return an error such as ErrUnknownConfiguration
+	// when the provider configuration was not known during plan.
+	Client *Client
+	// FieldManager is the server-side apply field manager name.
+	FieldManager string
+}
+
+// ErrUnknownConfiguration is wrapped by the error a Client created with
+// NewUnknownConfigClient returns.
+var ErrUnknownConfiguration = errors.New("provider configuration depends on values not known until apply")
+
+// Client lazily builds and memoizes a rest.Config and a dynamic client.
+// It is safe for concurrent use. Failed attempts are not memoized, so a
+// later call retries (for example once a kubeconfig file has been written
+// by an earlier resource).
+type Client struct {
+	settings  Settings
+	userAgent string
+	build     func() (*rest.Config, error)
+
+	mu      sync.Mutex
+	cfg     *rest.Config
+	dynamic dynamic.Interface
+}
+
+// NewClient returns a client for the given settings. It performs no I/O.
+func NewClient(s Settings, userAgent string) *Client {
+	c := &Client{settings: s, userAgent: userAgent}
+	c.build = c.buildFromSettings
+	return c
+}
+
+// NewUnknownConfigClient returns a client whose RESTConfig and Dynamic
+// always fail with an error wrapping ErrUnknownConfiguration. The provider
+// uses it when part of its configuration is unknown during plan; detail
+// names the unknown attributes.
+func NewUnknownConfigClient(detail string) *Client {
+	err := ErrUnknownConfiguration
+	msg := err.Error()
+	if detail != "" {
+		msg += " (" + detail + ")"
+	}
+	msg += "; the Kubernetes API cannot be reached during this plan. " +
+		"Resources that need to read the cluster will work once those values are known: " +
+		"apply the resources they depend on first (for example with -target), or pass known values."
+	wrapped := &wrappedError{msg: msg, err: err}
+	return &Client{build: func() (*rest.Config, error) { return nil, wrapped }}
+}
+
+// NewClientFromRESTConfig returns a client using a copy of cfg as is
+// (no retry wrapper, rate limits or user agent added). Intended for tests.
+func NewClientFromRESTConfig(cfg *rest.Config) *Client {
+	cp := rest.CopyConfig(cfg)
+	return &Client{build: func() (*rest.Config, error) { return rest.CopyConfig(cp), nil }}
+}
+
+// NewClientFromDynamic returns a client whose Dynamic returns d (for
+// example a fake dynamic client) and whose RESTConfig returns cfg, which
+// may be nil. Intended for tests.
+func NewClientFromDynamic(d dynamic.Interface, cfg *rest.Config) *Client {
+	c := &Client{dynamic: d, cfg: cfg}
+	c.build = func() (*rest.Config, error) {
+		return nil, errors.New("kube: client created with NewClientFromDynamic has no REST config")
+	}
+	return c
+}
+
+type wrappedError struct {
+	msg string
+	err error
+}
+
+func (e *wrappedError) Error() string { return e.msg }
+func (e *wrappedError) Unwrap() error { return e.err }
+
+// RESTConfig returns the resolved configuration. The returned value is a
+// copy: callers may modify it.
+func (c *Client) RESTConfig() (*rest.Config, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cfg, err := c.restConfigLocked()
+	if err != nil {
+		return nil, err
+	}
+	return rest.CopyConfig(cfg), nil
+}
+
+func (c *Client) restConfigLocked() (*rest.Config, error) {
+	if c.cfg != nil {
+		return c.cfg, nil
+	}
+	cfg, err := c.build()
+	if err != nil {
+		return nil, err
+	}
+	c.cfg = cfg
+	return cfg, nil
+}
+
+// Dynamic returns a memoized dynamic client.
+func (c *Client) Dynamic() (dynamic.Interface, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dynamic != nil {
+		return c.dynamic, nil
+	}
+	cfg, err := c.restConfigLocked()
+	if err != nil {
+		return nil, err
+	}
+	d, err := dynamic.NewForConfig(rest.CopyConfig(cfg))
+	if err != nil {
+		return nil, err
+	}
+	c.dynamic = d
+	return d, nil
+}
+
+func (c *Client) buildFromSettings() (*rest.Config, error) {
+	cfg, err := c.settings.buildRESTConfig()
+	if err != nil {
+		return nil, err
+	}
+	if c.userAgent != "" {
+		cfg.UserAgent = c.userAgent
+	}
+	// client-go already retries 429 and 5xx responses that carry a
+	// Retry-After header; this adds a bounded retry for connection errors
+	// and other transient server errors on idempotent requests.
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+		return NewRetryRoundTripper(rt)
+	})
+	return cfg, nil
+}
+
+// Retry parameters of the round-tripper installed by NewClient.
+const (
+	DefaultRetryAttempts   = 5
+	DefaultRetryBaseDelay  = 200 * time.Millisecond
+	DefaultRetryMaxDelay   = 3 * time.Second
+	applyPatchContentTypes = "application/apply-patch"
+)
+
+// RetryRoundTripper retries idempotent requests (GET, HEAD, OPTIONS and
+// server-side apply PATCH) that fail with a connection error (refused or
+// reset) or a 500/502/503/504 response without Retry-After, with bounded
+// exponential backoff. It honours the request context.
+type RetryRoundTripper struct {
+	Next        http.RoundTripper
+	MaxAttempts int           // total attempts, including the first
+	BaseDelay   time.Duration // delay before the first retry
+	MaxDelay    time.Duration // cap on a single delay
+}
+
+// NewRetryRoundTripper wraps next with the default retry parameters.
+func NewRetryRoundTripper(next http.RoundTripper) *RetryRoundTripper {
+	return &RetryRoundTripper{
+		Next:        next,
+		MaxAttempts: DefaultRetryAttempts,
+		BaseDelay:   DefaultRetryBaseDelay,
+		MaxDelay:    DefaultRetryMaxDelay,
+	}
+}
+
+// WrappedRoundTripper lets client-go's transport utilities see through.
+func (r *RetryRoundTripper) WrappedRoundTripper() http.RoundTripper { return r.Next }
+
+// RoundTrip implements http.RoundTripper.
+func (r *RetryRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !retryable(req) || r.MaxAttempts <= 1 {
+		return r.Next.RoundTrip(req)
+	}
+	ctx := req.Context()
+	delay := r.BaseDelay
+	for attempt := 1; ; attempt++ {
+		try := req
+		if attempt > 1 && req.Body != nil && req.Body != http.NoBody {
+			body, err := req.GetBody()
+			if err != nil {
+				return nil, err
+			}
+			try = req.Clone(ctx)
+			try.Body = body
+		}
+		resp, err := r.Next.RoundTrip(try)
+		if attempt >= r.MaxAttempts || !shouldRetry(resp, err) {
+			return resp, err
+		}
+		if resp != nil {
+			// Drain a little so the connection can be reused, then discard.
+			_, _ = io.CopyN(io.Discard, resp.Body, 4096)
+			_ = resp.Body.Close()
+		}
+		wait := delay
+		if wait > 0 {
+			// Up to 20% jitter so parallel requests do not retry in lockstep.
+			wait += time.Duration(rand.Int64N(int64(wait)/5 + 1))
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, ctx.Err()
+		case <-timer.C:
+		}
+		delay *= 2
+		if r.MaxDelay > 0 && delay > r.MaxDelay {
+			delay = r.MaxDelay
+		}
+	}
+}
+
+// retryable reports whether req is idempotent and can be re-sent.
+func retryable(req *http.Request) bool {
+	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
+		return false
+	}
+	switch req.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return true
+	case http.MethodPatch:
+		// Server-side apply is declarative and therefore idempotent; other
+		// patch types (JSON patch with "add" to a list, ...) are not.
+		return strings.HasPrefix(req.Header.Get("Content-Type"), applyPatchContentTypes)
+	}
+	return false
+}
+
+func shouldRetry(resp *http.Response, err error) bool {
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return false
+		}
+		return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
+	}
+	switch resp.StatusCode {
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		// Responses with Retry-After are retried by client-go itself.
+		return resp.Header.Get("Retry-After") == ""
+	}
+	return false
+}

@@ -1,0 +1,94 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+)
+
+// NewDataSource returns the generic data source that reads one object of kind k by name.
+func NewDataSource(k *Kind) func() datasource.DataSource {
+	return func() datasource.DataSource { return &DataSource{kind: k} }
+}
+
+// DataSource reads an existing object; every attribute but its name (and namespace) is computed.
+type DataSource struct {
+	kind *Kind
+	data *ProviderData
+}
+
+var _ datasource.DataSourceWithConfigure = (*DataSource)(nil)
+
+func (d *DataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + d.kind.TypeName
+}
+
+func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	inputs := map[string]k8sschema.Mode{"metadata": k8sschema.Required, "metadata.name": k8sschema.Required}
+	if d.kind.Namespaced {
+		inputs["metadata.namespace"] = k8sschema.OptionalComputed
+	}
+	attrs := d.kind.Node().DataSourceAttributes(inputs)
+	attrs[attrID] = dschema.StringAttribute{Computed: true, MarkdownDescription: "Identifier of the object read."}
+	resp.Schema = dschema.Schema{
+		MarkdownDescription: fmt.Sprintf("Reads an existing %s by name. ", d.kind.GVK.Kind) + firstParagraph(d.kind.Description),
+		Attributes:          attrs,
+	}
+}
+
+func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return
+	}
+	data, ok := req.ProviderData.(*ProviderData)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("expected *kube.ProviderData, got %T", req.ProviderData))
+		return
+	}
+	d.data = data
+}
+
+func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	attrs := objectAttrs(req.Config.Raw)
+	meta, ok := metaFromAttrs(attrs)
+	if !ok {
+		resp.Diagnostics.AddError("Missing name", "metadata.name must be set.")
+		return
+	}
+	if d.kind.Namespaced && meta.namespace == "" {
+		meta.namespace = "default"
+	}
+	r := &Resource{kind: d.kind, data: d.data}
+	ri := r.client(&resp.Diagnostics, meta.namespace)
+	if ri == nil {
+		return
+	}
+	u, err := ri.Get(ctx, meta.name, getOptions)
+	if err != nil {
+		resp.Diagnostics.AddError(fmt.Sprintf("Cannot read %s %q", d.kind.GVK.Kind, r.importID(meta)), apiErrorDetail(err))
+		return
+	}
+	obj := d.kind.NewObject()
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj); err != nil {
+		resp.Diagnostics.AddError("Cannot decode "+d.kind.GVK.Kind, err.Error())
+		return
+	}
+	out := objectAttrs(k8sschema.Encode(d.kind.Node(), obj))
+	out[attrID] = tftypes.NewValue(tftypes.String, r.importID(meta))
+	resp.State.Raw = tftypes.NewValue(req.Config.Raw.Type(), out)
+}
+
+func firstParagraph(s string) string {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '\n' && s[i+1] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}

@@ -1,0 +1,628 @@
+package kube
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+)
+
+// Warning is a plan-time warning attached to an attribute.
+type Warning struct {
+	Path            *field.Path
+	Summary, Detail string
+}
+
+// Kind describes one Kubernetes kind served by the generic resource and data source. Each kind
+// package fills one in; everything that is the same for every kind lives here.
+type Kind struct {
+	TypeName    string // resource type without the provider prefix, e.g. "leaderworkerset"
+	GVK         schema.GroupVersionKind
+	Resource    string // plural resource name
+	Namespaced  bool
+	NewObject   func() runtime.Object
+	Description string
+
+	// BuildNode derives the object's node tree; it runs once per process.
+	BuildNode func() *k8sschema.Node
+	// Hidden are server defaults not shown in plans (pod template CRD defaults).
+	Hidden k8sschema.HiddenDefaults
+
+	// Defaults applies the server defaults that the provider plans (visible in the plan).
+	Defaults func(obj runtime.Object)
+	// Validate checks the defaulted object as the server (or its webhook, or the objects created
+	// from it later) would.
+	Validate func(obj runtime.Object) field.ErrorList
+	// CheckConfig runs provider-only rules on the object as configured, before defaults.
+	// config is the raw configuration, for rules that need to know what was written explicitly.
+	CheckConfig func(obj runtime.Object, config tftypes.Value) (field.ErrorList, []Warning)
+	// ReplaceOn lists the fields whose change forces a new object.
+	ReplaceOn func(newObj, oldObj runtime.Object) []*field.Path
+	// Extras are kind-specific top-level attributes that are not part of the object.
+	Extras map[string]rschema.Attribute
+	// ExtraDefaults are the values of Extras in state after import.
+	ExtraDefaults map[string]tftypes.Value
+	// Hooks customise the apply body, the plan and the waiting.
+	Hooks Hooks
+
+	once sync.Once
+	node *k8sschema.Node
+}
+
+// Hooks are optional kind-specific steps.
+type Hooks struct {
+	// ApplyBody edits the server-side apply body (e.g. leaves replicas to an autoscaler).
+	ApplyBody func(body map[string]any, extras map[string]tftypes.Value)
+	// PlanObject adjusts the planned node value (e.g. keeps replicas from state).
+	PlanObject func(plan, state tftypes.Value, extras map[string]tftypes.Value) tftypes.Value
+	// RefreshObject adjusts the refreshed value before it becomes state.
+	RefreshObject func(prior, fresh tftypes.Value, extras map[string]tftypes.Value) tftypes.Value
+	// AfterApply waits for the object to be ready; it returns the final object.
+	AfterApply func(ctx context.Context, ri dynamic.ResourceInterface, obj *unstructured.Unstructured, extras map[string]tftypes.Value) (*unstructured.Unstructured, error)
+}
+
+// Node returns the kind's node tree, built on first use.
+func (k *Kind) Node() *k8sschema.Node {
+	k.once.Do(func() { k.node = k.BuildNode() })
+	return k.node
+}
+
+// GVR is the kind's group, version and resource.
+func (k *Kind) GVR() schema.GroupVersionResource {
+	return k.GVK.GroupVersion().WithResource(k.Resource)
+}
+
+// Names of the attributes every resource has besides the object's own.
+const (
+	attrID             = "id"
+	attrForceConflicts = "force_conflicts"
+	attrTimeouts       = "timeouts"
+)
+
+// NewResource returns the generic resource for k.
+func NewResource(k *Kind) func() resource.Resource {
+	return func() resource.Resource { return &Resource{kind: k} }
+}
+
+// Resource implements a Terraform resource for one Kubernetes kind with server-side apply.
+type Resource struct {
+	kind *Kind
+	data *ProviderData
+}
+
+var (
+	_ resource.ResourceWithConfigure        = (*Resource)(nil)
+	_ resource.ResourceWithImportState      = (*Resource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*Resource)(nil)
+	_ resource.ResourceWithValidateConfig   = (*Resource)(nil)
+	_ resource.ResourceWithConfigValidators = (*Resource)(nil)
+)
+
+func (r *Resource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + r.kind.TypeName
+}
+
+func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attrs := r.kind.Node().ResourceAttributes()
+	idDesc := "`name` of the object."
+	if r.kind.Namespaced {
+		idDesc = "`namespace/name` of the object."
+	}
+	attrs[attrID] = rschema.StringAttribute{Computed: true, MarkdownDescription: "Identifier: " + idDesc,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+	attrs[attrForceConflicts] = rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+		MarkdownDescription: "Take ownership of fields that another field manager (kubectl, a controller) owns. Without it, such a conflict fails the apply and names the other manager. Defaults to `false`."}
+	attrs[attrTimeouts] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
+	for name, a := range r.kind.Extras {
+		attrs[name] = a
+	}
+	resp.Schema = rschema.Schema{MarkdownDescription: r.kind.Description, Attributes: attrs}
+}
+
+func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return
+	}
+	data, ok := req.ProviderData.(*ProviderData)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("expected *kube.ProviderData, got %T", req.ProviderData))
+		return
+	}
+	r.data = data
+}
+
+func (r *Resource) ConfigValidators(context.Context) []resource.ConfigValidator { return nil }
+
+// ValidateConfig runs every plan-time rule on the configuration, offline.
+func (r *Resource) ValidateConfig(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	resp.Diagnostics.Append(r.validate(req.Config.Raw)...)
+}
+
+func (r *Resource) validate(config tftypes.Value) diag.Diagnostics {
+	node := r.kind.Node()
+	obj := r.kind.NewObject()
+	dec := k8sschema.Decode(node, config, obj, nil)
+	errs := dec.Errs
+	var diags diag.Diagnostics
+	if r.kind.CheckConfig != nil {
+		more, warnings := r.kind.CheckConfig(obj, config)
+		errs = append(errs, more...)
+		for _, w := range warnings {
+			p, _ := k8sschema.AttributePath(node, w.Path.String())
+			diags.AddAttributeWarning(p, w.Summary, w.Detail)
+		}
+	}
+	if r.kind.Validate != nil {
+		defaulted := obj.DeepCopyObject()
+		if r.kind.Defaults != nil {
+			r.kind.Defaults(defaulted)
+		}
+		errs = append(errs, r.kind.Validate(defaulted)...)
+	}
+	diags.Append(k8sschema.Diagnostics(node, dedupe(errs), dec.Unknown)...)
+	return diags
+}
+
+// dedupe drops errors reported twice by overlapping rule sets.
+func dedupe(errs field.ErrorList) field.ErrorList {
+	seen := map[string]bool{}
+	out := errs[:0:0]
+	for _, e := range errs {
+		key := e.Error()
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, e)
+	}
+	return out
+}
+
+// ModifyPlan plans the server's defaults, the identifier and replacements.
+func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	node := r.kind.Node()
+	plan := req.Plan.Raw
+	// Defaults come from the configuration, not the prior state, so that a value changed out of
+	// band in a field the user left to its default shows as drift.
+	defaulted := r.kind.NewObject()
+	k8sschema.Decode(node, req.Config.Raw, defaulted, nil)
+	if r.kind.Defaults != nil {
+		r.kind.Defaults(defaulted)
+	}
+	planned := k8sschema.FillDefaults(node, req.Config.Raw, plan, k8sschema.Encode(node, defaulted))
+	attrs := objectAttrs(planned)
+	extras := attrs
+	if r.kind.Hooks.PlanObject != nil {
+		planned = r.kind.Hooks.PlanObject(planned, req.State.Raw, extras)
+		attrs = objectAttrs(planned)
+	}
+	if id, ok := r.plannedID(attrs); ok {
+		attrs[attrID] = tftypes.NewValue(tftypes.String, id)
+	}
+	planned = tftypes.NewValue(plan.Type(), attrs)
+	resp.Plan.Raw = planned
+
+	if req.State.Raw.IsNull() {
+		return
+	}
+	oldObj := r.kind.NewObject()
+	k8sschema.Decode(node, req.State.Raw, oldObj, nil)
+	newObj := r.kind.NewObject()
+	dec := k8sschema.Decode(node, planned, newObj, nil)
+	var replace []*field.Path
+	oldMeta, newMeta := metaOf(oldObj), metaOf(newObj)
+	if oldMeta.name != newMeta.name && !unknownAt(dec, "metadata.name") {
+		replace = append(replace, field.NewPath("metadata", "name"))
+	}
+	if r.kind.Namespaced && oldMeta.namespace != newMeta.namespace && !unknownAt(dec, "metadata.namespace") {
+		replace = append(replace, field.NewPath("metadata", "namespace"))
+	}
+	if r.kind.ReplaceOn != nil {
+		replace = append(replace, r.kind.ReplaceOn(newObj, oldObj)...)
+	}
+	for _, p := range replace {
+		ap, _ := k8sschema.AttributePath(node, p.String())
+		resp.RequiresReplace = append(resp.RequiresReplace, ap)
+	}
+	_ = ctx
+}
+
+func unknownAt(d *k8sschema.Decoded, p string) bool {
+	for _, u := range d.Unknown {
+		if u.String() == p {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Resource) plannedID(attrs map[string]tftypes.Value) (string, bool) {
+	meta, ok := attrs["metadata"]
+	if !ok || !meta.IsKnown() || meta.IsNull() {
+		return "", false
+	}
+	var m map[string]tftypes.Value
+	_ = meta.As(&m)
+	name, ok1 := knownString(m["name"])
+	if !ok1 {
+		return "", false
+	}
+	if !r.kind.Namespaced {
+		return name, true
+	}
+	ns, ok2 := knownString(m["namespace"])
+	if !ok2 {
+		return "", false
+	}
+	return ns + "/" + name, true
+}
+
+func knownString(v tftypes.Value) (string, bool) {
+	if !v.IsKnown() || v.IsNull() {
+		return "", false
+	}
+	var s string
+	_ = v.As(&s)
+	return s, s != ""
+}
+
+func objectAttrs(v tftypes.Value) map[string]tftypes.Value {
+	var m map[string]tftypes.Value
+	_ = v.As(&m)
+	out := make(map[string]tftypes.Value, len(m))
+	for k, x := range m {
+		out[k] = x
+	}
+	return out
+}
+
+type objMeta struct{ name, namespace string }
+
+func metaOf(obj runtime.Object) objMeta {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return objMeta{}
+	}
+	name, _, _ := unstructured.NestedString(u, "metadata", "name")
+	ns, _, _ := unstructured.NestedString(u, "metadata", "namespace")
+	return objMeta{name, ns}
+}
+
+func (r *Resource) client(diags *diag.Diagnostics, ns string) dynamic.ResourceInterface {
+	if r.data == nil || r.data.Client == nil {
+		diags.AddError("Provider not configured", "The kubeinfer provider has no client; configure the provider block.")
+		return nil
+	}
+	dyn, err := r.data.Client.Dynamic()
+	if err != nil {
+		diags.AddError("Cannot reach the Kubernetes cluster", err.Error())
+		return nil
+	}
+	if r.kind.Namespaced {
+		return dyn.Resource(r.kind.GVR()).Namespace(ns)
+	}
+	return dyn.Resource(r.kind.GVR())
+}
+
+// applyBody is the server-side apply document of obj: the fields the user manages, no status.
+func (r *Resource) applyBody(obj runtime.Object, extras map[string]tftypes.Value) ([]byte, objMeta, error) {
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return nil, objMeta{}, err
+	}
+	var body map[string]any
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return nil, objMeta{}, err
+	}
+	delete(body, "status")
+	body["apiVersion"] = r.kind.GVK.GroupVersion().String()
+	body["kind"] = r.kind.GVK.Kind
+	meta, _ := body["metadata"].(map[string]any)
+	for _, k := range []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields"} {
+		delete(meta, k)
+	}
+	if r.kind.Hooks.ApplyBody != nil {
+		r.kind.Hooks.ApplyBody(body, extras)
+	}
+	out, err := json.Marshal(body)
+	return out, metaOf(obj), err
+}
+
+func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.apply(ctx, req.Plan.Raw, true, &resp.State.Raw, &resp.Diagnostics)
+}
+
+func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.apply(ctx, req.Plan.Raw, false, &resp.State.Raw, &resp.Diagnostics)
+}
+
+func (r *Resource) apply(ctx context.Context, plan tftypes.Value, create bool, state *tftypes.Value, diags *diag.Diagnostics) {
+	node := r.kind.Node()
+	obj := r.kind.NewObject()
+	dec := k8sschema.Decode(node, plan, obj, nil)
+	if len(dec.Errs) > 0 {
+		diags.Append(k8sschema.Diagnostics(node, dec.Errs, nil)...)
+		return
+	}
+	extras := objectAttrs(plan)
+	body, meta, err := r.applyBody(obj, extras)
+	if err != nil {
+		diags.AddError("Cannot encode the object", err.Error())
+		return
+	}
+	ri := r.client(diags, meta.namespace)
+	if ri == nil {
+		return
+	}
+	op := "update"
+	if create {
+		op = "create"
+	}
+	timeout := timeoutFrom(extras[attrTimeouts], op, 20*time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	if create {
+		if _, err := ri.Get(ctx, meta.name, getOptions); err == nil {
+			diags.AddError(fmt.Sprintf("%s %q already exists", r.kind.GVK.Kind, r.describe(meta)),
+				fmt.Sprintf("The object exists in the cluster but not in the Terraform state. Import it with:\n  terraform import %s.<name> %s", "kubeinfer_"+r.kind.TypeName, r.importID(meta)))
+			return
+		} else if !isNotFound(err) {
+			diags.AddError("Cannot read "+r.kind.GVK.Kind, apiErrorDetail(err))
+			return
+		}
+	}
+	force := boolAttr(extras[attrForceConflicts])
+	out, err := ri.Patch(ctx, meta.name, applyPatchType, body, patchOptions(r.fieldManager(), force))
+	if err != nil {
+		diags.AddError(fmt.Sprintf("Cannot apply %s %q", r.kind.GVK.Kind, r.describe(meta)), apiErrorDetail(err))
+		return
+	}
+	// From here on the object exists: always record state so a re-run converges.
+	if r.kind.Hooks.AfterApply != nil {
+		final, werr := r.kind.Hooks.AfterApply(ctx, ri, out, extras)
+		if final != nil {
+			out = final
+		}
+		if werr != nil {
+			diags.AddError(fmt.Sprintf("%s %q is not ready", r.kind.GVK.Kind, r.describe(meta)), werr.Error())
+		}
+	}
+	newState, err := r.stateFrom(plan, out, false)
+	if err != nil {
+		diags.AddError("Cannot read back "+r.kind.GVK.Kind, err.Error())
+		return
+	}
+	*state = newState
+}
+
+// stateFrom turns a server object into state, keeping prior's spelling where equal.
+func (r *Resource) stateFrom(prior tftypes.Value, u *unstructured.Unstructured, importing bool) (tftypes.Value, error) {
+	node := r.kind.Node()
+	obj := r.kind.NewObject()
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj); err != nil {
+		return tftypes.Value{}, err
+	}
+	fresh := k8sschema.Encode(node, obj)
+	priorAttrs := objectAttrs(prior)
+	var merged tftypes.Value
+	if importing {
+		merged = k8sschema.StripHiddenDefaults(node, fresh, r.kind.Hidden)
+	} else {
+		nodePrior := tftypes.NewValue(node.TFType(), pick(priorAttrs, node))
+		merged = k8sschema.Merge(node, nodePrior, fresh, r.kind.Hidden)
+	}
+	if r.kind.Hooks.RefreshObject != nil {
+		merged = r.kind.Hooks.RefreshObject(prior, merged, priorAttrs)
+	}
+	attrs := objectAttrs(merged)
+	for k, v := range priorAttrs {
+		if _, isNode := attrs[k]; !isNode {
+			attrs[k] = v
+		}
+	}
+	meta := metaOf(obj)
+	attrs[attrID] = tftypes.NewValue(tftypes.String, r.importID(meta))
+	if importing {
+		attrs[attrForceConflicts] = tftypes.NewValue(tftypes.Bool, false)
+		for k, v := range r.kind.ExtraDefaults {
+			attrs[k] = v
+		}
+	}
+	return tftypes.NewValue(prior.Type(), attrs), nil
+}
+
+// pick returns the node's attributes of a root value, null where absent.
+func pick(attrs map[string]tftypes.Value, node *k8sschema.Node) map[string]tftypes.Value {
+	out := make(map[string]tftypes.Value, len(node.Fields))
+	for _, f := range node.Fields {
+		v, ok := attrs[f.TFName]
+		if !ok {
+			v = k8sschema.NullValue(f)
+		}
+		out[f.TFName] = v
+	}
+	return out
+}
+
+func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	prior := req.State.Raw
+	attrs := objectAttrs(prior)
+	meta, ok := metaFromAttrs(attrs)
+	if !ok {
+		resp.Diagnostics.AddError("Invalid state", "The state has no metadata.name; re-import the object.")
+		return
+	}
+	ri := r.client(&resp.Diagnostics, meta.namespace)
+	if ri == nil {
+		return
+	}
+	u, err := ri.Get(ctx, meta.name, getOptions)
+	if isNotFound(err) {
+		resp.State.RemoveResource(ctx) // deleted out of band: the next plan re-creates it
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read "+r.kind.GVK.Kind, apiErrorDetail(err))
+		return
+	}
+	spec, hasSpec := attrs["spec"]
+	importing := !hasSpec || spec.IsNull()
+	if _, ok := attrs["spec"]; !ok {
+		importing = isImporting(attrs, r.kind.Node())
+	}
+	st, err := r.stateFrom(prior, u, importing)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read back "+r.kind.GVK.Kind, err.Error())
+		return
+	}
+	resp.State.Raw = st
+}
+
+// isImporting reports whether state holds nothing but the identity (fresh from ImportState).
+func isImporting(attrs map[string]tftypes.Value, node *k8sschema.Node) bool {
+	for _, f := range node.Fields {
+		if f.TFName == "metadata" {
+			continue
+		}
+		if v, ok := attrs[f.TFName]; ok && !v.IsNull() {
+			return false
+		}
+	}
+	return true
+}
+
+func metaFromAttrs(attrs map[string]tftypes.Value) (objMeta, bool) {
+	mv, ok := attrs["metadata"]
+	if !ok || mv.IsNull() || !mv.IsKnown() {
+		return objMeta{}, false
+	}
+	var m map[string]tftypes.Value
+	_ = mv.As(&m)
+	name, ok := knownString(m["name"])
+	ns, _ := knownString(m["namespace"])
+	return objMeta{name, ns}, ok
+}
+
+func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	attrs := objectAttrs(req.State.Raw)
+	meta, ok := metaFromAttrs(attrs)
+	if !ok {
+		return
+	}
+	ri := r.client(&resp.Diagnostics, meta.namespace)
+	if ri == nil {
+		return
+	}
+	timeout := timeoutFrom(attrs[attrTimeouts], "delete", 10*time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := deleteAndWait(ctx, ri, meta.name); err != nil {
+		resp.Diagnostics.AddError(fmt.Sprintf("Cannot delete %s %q", r.kind.GVK.Kind, r.describe(meta)), err.Error())
+	}
+}
+
+// ImportState accepts "namespace/name" (or "name" for the default namespace, or a
+// cluster-scoped kind).
+func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	ns, name := "", req.ID
+	if r.kind.Namespaced {
+		if before, after, found := strings.Cut(req.ID, "/"); found {
+			ns, name = before, after
+		} else {
+			ns = "default"
+		}
+	} else if strings.Contains(req.ID, "/") {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("%s is cluster-scoped: import it by name alone, not %q.", r.kind.GVK.Kind, req.ID))
+		return
+	}
+	if name == "" || strings.Contains(name, "/") {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Expected %s, got %q.", r.importHint(), req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("metadata").AtName("name"), name)...)
+	if r.kind.Namespaced {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("metadata").AtName("namespace"), ns)...)
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attrID), r.importID(objMeta{name, ns}))...)
+}
+
+func (r *Resource) importHint() string {
+	if r.kind.Namespaced {
+		return "namespace/name"
+	}
+	return "name"
+}
+
+func (r *Resource) importID(m objMeta) string {
+	if r.kind.Namespaced {
+		return m.namespace + "/" + m.name
+	}
+	return m.name
+}
+
+func (r *Resource) describe(m objMeta) string { return r.importID(m) }
+
+func (r *Resource) fieldManager() string {
+	if r.data != nil && r.data.FieldManager != "" {
+		return r.data.FieldManager
+	}
+	return DefaultFieldManager
+}
+
+// DefaultFieldManager owns the fields this provider applies.
+const DefaultFieldManager = "kubeinfer"
+
+func boolAttr(v tftypes.Value) bool {
+	if !v.IsKnown() || v.IsNull() {
+		return false
+	}
+	var b bool
+	_ = v.As(&b)
+	return b
+}
+
+// timeoutFrom reads timeouts.<op> from a raw timeouts value.
+func timeoutFrom(v tftypes.Value, op string, def time.Duration) time.Duration {
+	if !v.IsKnown() || v.IsNull() {
+		return def
+	}
+	var m map[string]tftypes.Value
+	if v.As(&m) != nil {
+		return def
+	}
+	s, ok := knownString(m[op])
+	if !ok {
+		return def
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return def
+	}
+	return d
+}
+
+var errNotReady = errors.New("not ready")

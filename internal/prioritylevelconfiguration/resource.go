@@ -1,0 +1,107 @@
+package prioritylevelconfiguration
+
+import (
+	"reflect"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+)
+
+const description = "A PriorityLevelConfiguration (`flowcontrol.apiserver.k8s.io/v1`, cluster-scoped): one priority " +
+	"level of API Priority and Fairness, the API server's protection against request floods. A level does nothing " +
+	"until a FlowSchema (`kubeinfer_flow_schema`) routes requests to it.\n\n" +
+	"Every rule kube-apiserver v1.37 applies is checked at plan time, offline: type `Exempt` only for the level named " +
+	"`exempt`, ranges, `Queue` needs `queuing` and `Reject` forbids it, `hand_size <= queues`, the shuffle-sharding " +
+	"limit `ceil(log2(queues) * hand_size) <= 60`, and the fixed specs of `exempt` and `catch-all`. " +
+	"Server defaults (nominal concurrency shares 30, lendable percent 0, queues 64, hand size 8, queue length limit 50) " +
+	"are planned by the provider, so they show in the plan.\n\n" +
+	"The levels `exempt`, `catch-all`, `system`, `node-high`, `leader-election`, `workload-high`, `workload-low` and " +
+	"`global-default` are created by the API server itself: import them instead of creating them. The server keeps " +
+	"rewriting the suggested ones while their `apf.kubernetes.io/autoupdate-spec` annotation is `\"true\"`; set it to " +
+	"`\"false\"` to manage one with Terraform. A level of your own must not carry that annotation set to `\"true\"`: the " +
+	"server deletes such levels."
+
+// Kind is the PriorityLevelConfiguration kind served by the generic resource.
+var Kind = &kube.Kind{
+	TypeName:    "priority_level_configuration",
+	GVK:         flowcontrolv1.SchemeGroupVersion.WithKind("PriorityLevelConfiguration"),
+	Resource:    "prioritylevelconfigurations",
+	Namespaced:  false,
+	NewObject:   func() runtime.Object { return &flowcontrolv1.PriorityLevelConfiguration{} },
+	Description: description,
+	BuildNode:   node,
+	Defaults:    func(obj runtime.Object) { SetDefaults(obj.(*flowcontrolv1.PriorityLevelConfiguration)) },
+	Validate:    func(obj runtime.Object) field.ErrorList { return Validate(obj.(*flowcontrolv1.PriorityLevelConfiguration)) },
+	CheckConfig: checkConfig,
+}
+
+// NewResource is the kubeinfer_priority_level_configuration resource.
+func NewResource() resource.Resource { return kube.NewResource(Kind)() }
+
+// NewDataSource is the kubeinfer_priority_level_configuration data source.
+func NewDataSource() datasource.DataSource { return kube.NewDataSource(Kind)() }
+
+// node is the object's schema tree, built once per process.
+var node = sync.OnceValue(buildNode)
+
+func buildNode() *k8sschema.Node {
+	queuing := "spec.limited.limitResponse.queuing."
+	return k8sschema.Build(reflect.TypeOf(flowcontrolv1.PriorityLevelConfiguration{}), k8sschema.Options{
+		Only: map[string][]string{"metadata": {"name", "labels", "annotations", "uid", "resourceVersion", "generation"}},
+		Modes: map[string]k8sschema.Mode{
+			"metadata":                              k8sschema.Required,
+			"metadata.name":                         k8sschema.Required,
+			"metadata.uid":                          k8sschema.Computed,
+			"metadata.resourceVersion":              k8sschema.Computed,
+			"metadata.generation":                   k8sschema.Computed,
+			"spec":                                  k8sschema.Required,
+			"spec.type":                             k8sschema.Required,
+			"spec.limited.nominalConcurrencyShares": k8sschema.OptionalComputed,
+			"spec.limited.lendablePercent":          k8sschema.OptionalComputed,
+			"spec.limited.limitResponse":            k8sschema.Required,
+			"spec.limited.limitResponse.type":       k8sschema.Required,
+			queuing + "queues":                      k8sschema.OptionalComputed,
+			queuing + "handSize":                    k8sschema.OptionalComputed,
+			queuing + "queueLengthLimit":            k8sschema.OptionalComputed,
+			"spec.exempt.nominalConcurrencyShares":  k8sschema.OptionalComputed,
+			"spec.exempt.lendablePercent":           k8sschema.OptionalComputed,
+			"status":                                k8sschema.Computed,
+		},
+		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
+		Descriptions: map[string]string{
+			"metadata":                 "Standard object metadata. The level is cluster-scoped: there is no namespace.",
+			"metadata.name":            "Name of the level, a DNS subdomain. Changing it replaces the level. The names of the bootstrap levels are reserved (see the resource description).",
+			"metadata.labels":          "Labels of the level. Labels added by others are not reported as drift.",
+			"metadata.annotations":     "Annotations of the level. Annotations added by others are not reported as drift. `apf.kubernetes.io/autoupdate-spec = \"true\"` makes the server delete a level of your own.",
+			"metadata.uid":             "Unique identifier assigned by the server.",
+			"metadata.resourceVersion": "Version of the object in the server's storage.",
+			"metadata.generation":      "Sequence number of spec changes, set by the server.",
+			"status":                   "Current state reported by the API server.",
+		},
+	})
+}
+
+func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []kube.Warning) {
+	plc := obj.(*flowcontrolv1.PriorityLevelConfiguration)
+	explicit := func(name string) bool {
+		v, ok := k8sschema.ValueAt(node(), config, "spec.limited.limitResponse.queuing."+name)
+		return ok && !v.IsNull()
+	}
+	errs := ValidateExplicitZerosFor(plc, ExplicitQueuingFields{
+		Queues: explicit("queues"), HandSize: explicit("handSize"), QueueLengthLimit: explicit("queueLengthLimit"),
+	})
+	errs = append(errs, ValidateProviderRules(plc)...)
+	var warnings []kube.Warning
+	for _, w := range PlanWarnings(plc) {
+		warnings = append(warnings, kube.Warning{Path: w.Path, Summary: w.Summary, Detail: w.Detail})
+	}
+	return errs, warnings
+}

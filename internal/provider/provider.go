@@ -1,0 +1,409 @@
+// Package provider implements the kubeinfer Terraform provider.
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
+)
+
+// TypeName is the provider type name used in resource type prefixes.
+const TypeName = "kubeinfer"
+
+// DefaultFieldManager is the server-side apply field manager used when
+// field_manager is not set.
+const DefaultFieldManager = "kubeinfer"
+
+// Environment variables read by the provider (the same as the
+// hashicorp/kubernetes provider). Explicit attributes win over them.
+const (
+	EnvHost                 = "KUBE_HOST"
+	EnvConfigPath           = "KUBE_CONFIG_PATH"
+	EnvConfigPaths          = "KUBE_CONFIG_PATHS"
+	EnvConfigContext        = "KUBE_CTX"
+	EnvConfigContextAuth    = "KUBE_CTX_AUTH_INFO"
+	EnvConfigContextCluster = "KUBE_CTX_CLUSTER"
+	EnvToken                = "KUBE_TOKEN"
+	EnvClientCertificate    = "KUBE_CLIENT_CERT_DATA"
+	EnvClientKey            = "KUBE_CLIENT_KEY_DATA"
+	EnvClusterCACertificate = "KUBE_CLUSTER_CA_CERT_DATA"
+	EnvInsecure             = "KUBE_INSECURE"
+	EnvTLSServerName        = "KUBE_TLS_SERVER_NAME"
+	EnvProxyURL             = "KUBE_PROXY_URL"
+)
+
+// Supported client.authentication.k8s.io versions for exec plugins
+// (client-go no longer supports v1alpha1).
+var execAPIVersions = []string{
+	"client.authentication.k8s.io/v1",
+	"client.authentication.k8s.io/v1beta1",
+}
+
+var (
+	_ provider.Provider              = (*kubeinferProvider)(nil)
+	_ provider.ProviderWithFunctions = (*kubeinferProvider)(nil)
+)
+
+type kubeinferProvider struct {
+	version string
+}
+
+// New returns a constructor for the provider, as expected by providerserver.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider {
+		return &kubeinferProvider{version: version}
+	}
+}
+
+// ProviderModel is the provider configuration.
+type ProviderModel struct {
+	Host                  types.String `tfsdk:"host"`
+	ConfigPath            types.String `tfsdk:"config_path"`
+	ConfigPaths           types.List   `tfsdk:"config_paths"`
+	ConfigContext         types.String `tfsdk:"config_context"`
+	ConfigContextAuthInfo types.String `tfsdk:"config_context_auth_info"`
+	ConfigContextCluster  types.String `tfsdk:"config_context_cluster"`
+	Token                 types.String `tfsdk:"token"`
+	ClientCertificate     types.String `tfsdk:"client_certificate"`
+	ClientKey             types.String `tfsdk:"client_key"`
+	ClusterCACertificate  types.String `tfsdk:"cluster_ca_certificate"`
+	Insecure              types.Bool   `tfsdk:"insecure"`
+	TLSServerName         types.String `tfsdk:"tls_server_name"`
+	ProxyURL              types.String `tfsdk:"proxy_url"`
+	Exec                  types.Object `tfsdk:"exec"`
+	FieldManager          types.String `tfsdk:"field_manager"`
+}
+
+// ExecModel is the value of the exec attribute.
+type ExecModel struct {
+	APIVersion types.String `tfsdk:"api_version"`
+	Command    types.String `tfsdk:"command"`
+	Args       types.List   `tfsdk:"args"`
+	Env        types.Map    `tfsdk:"env"`
+}
+
+// ExecAttrTypes are the attribute types of the exec object.
+var ExecAttrTypes = map[string]attr.Type{
+	"api_version": types.StringType,
+	"command":     types.StringType,
+	"args":        types.ListType{ElemType: types.StringType},
+	"env":         types.MapType{ElemType: types.StringType},
+}
+
+func (p *kubeinferProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = TypeName
+	resp.Version = p.version
+}
+
+func envNote(env string) string {
+	return fmt.Sprintf(" Can also be set with the `%s` environment variable; the attribute wins over the variable.", env)
+}
+
+func (p *kubeinferProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The kubeinfer provider manages inference workloads on Kubernetes. " +
+			"Its connection settings use the same attribute names and `KUBE_*` environment variables as the " +
+			"`hashicorp/kubernetes` provider. The cluster is resolved, in order, from `config_path`/`config_paths` " +
+			"(with `host` and credentials overriding the kubeconfig), from `host` and explicit credentials, from the " +
+			"`KUBECONFIG` environment variable, and finally from the in-cluster service account. " +
+			"The provider never contacts the cluster while it is configured, so its configuration may depend on " +
+			"resources created in the same apply (for example a new cluster).",
+		Attributes: map[string]schema.Attribute{
+			"host": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The address of the Kubernetes API server, as a URL (`https://host:port`) or " +
+					"`host:port`. Overrides the server of the kubeconfig when `config_path`/`config_paths` is set. " +
+					"Credentials are only sent to `https` addresses." +
+					envNote(EnvHost),
+			},
+			"config_path": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Path to a kubeconfig file; `~` is expanded. Conflicts with `config_paths`." +
+					envNote(EnvConfigPath),
+				Validators: []validator.String{
+					stringvalidator.ConflictsWith(path.MatchRoot("config_paths")),
+				},
+			},
+			"config_paths": schema.ListAttribute{
+				Optional:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "A list of paths to kubeconfig files, merged like `KUBECONFIG` (the first file " +
+					"that sets a value wins); `~` is expanded. Can also be set with the `" + EnvConfigPaths +
+					"` environment variable, a list separated by `:` (`;` on Windows); the attribute wins over the variable.",
+			},
+			"config_context": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Context of the kubeconfig to use instead of its current context." + envNote(EnvConfigContext),
+			},
+			"config_context_auth_info": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Kubeconfig user (auth info) to use instead of the one of the context." + envNote(EnvConfigContextAuth),
+			},
+			"config_context_cluster": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Kubeconfig cluster to use instead of the one of the context." + envNote(EnvConfigContextCluster),
+			},
+			"token": schema.StringAttribute{
+				Optional:            true,
+				Sensitive:           true,
+				MarkdownDescription: "Bearer token used to authenticate to the API server." + envNote(EnvToken),
+			},
+			"client_certificate": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "PEM-encoded client certificate for TLS authentication (the data, not a file name)." + envNote(EnvClientCertificate),
+			},
+			"client_key": schema.StringAttribute{
+				Optional:            true,
+				Sensitive:           true,
+				MarkdownDescription: "PEM-encoded private key of `client_certificate` (the data, not a file name)." + envNote(EnvClientKey),
+			},
+			"cluster_ca_certificate": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "PEM-encoded root certificate bundle used to verify the API server (the data, not a file name)." + envNote(EnvClusterCACertificate),
+			},
+			"insecure": schema.BoolAttribute{
+				Optional:            true,
+				MarkdownDescription: "Whether to skip verification of the API server's TLS certificate. Not recommended." + envNote(EnvInsecure),
+			},
+			"tls_server_name": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Server name sent for SNI and used to verify the API server's certificate." + envNote(EnvTLSServerName),
+			},
+			"proxy_url": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "URL of the proxy used for all requests to the API server." + envNote(EnvProxyURL),
+			},
+			"exec": schema.SingleNestedAttribute{
+				Optional: true,
+				MarkdownDescription: "Configuration of a client-go credential plugin that prints credentials " +
+					"(for example `aws eks get-token`). Written as an object, " +
+					"`exec = { api_version = \"client.authentication.k8s.io/v1beta1\", command = \"aws\", args = [...] }`, " +
+					"whereas the `hashicorp/kubernetes` provider uses an `exec { ... }` block: add `=` when reusing its configuration. " +
+					"The plugin never prompts for input.",
+				Attributes: map[string]schema.Attribute{
+					"api_version": schema.StringAttribute{
+						Required: true,
+						MarkdownDescription: "API version of the `ExecCredential` exchanged with the plugin: " +
+							"`client.authentication.k8s.io/v1` or `client.authentication.k8s.io/v1beta1`.",
+						Validators: []validator.String{stringvalidator.OneOf(execAPIVersions...)},
+					},
+					"command": schema.StringAttribute{
+						Required:            true,
+						MarkdownDescription: "Command to run: an absolute path, or a name looked up in `PATH`.",
+					},
+					"args": schema.ListAttribute{
+						Optional:            true,
+						ElementType:         types.StringType,
+						MarkdownDescription: "Arguments passed to the command.",
+					},
+					"env": schema.MapAttribute{
+						Optional:            true,
+						ElementType:         types.StringType,
+						MarkdownDescription: "Environment variables set for the command, in addition to Terraform's environment.",
+					},
+				},
+			},
+			"field_manager": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Field manager name used for server-side apply. Defaults to `" +
+					DefaultFieldManager + "`.",
+				Validators: []validator.String{stringvalidator.LengthBetween(1, 128)},
+			},
+		},
+	}
+}
+
+func (p *kubeinferProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var model ProviderModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	data := &kube.ProviderData{FieldManager: DefaultFieldManager}
+	if v := model.FieldManager.ValueString(); v != "" {
+		data.FieldManager = v
+	}
+	if unknown := unknownAttributes(req.Config.Raw); len(unknown) > 0 {
+		// Typically the cluster is created in the same apply. Planning new
+		// resources needs no API access, so do not fail here: only calls
+		// that need the cluster report the problem.
+		data.Client = kube.NewUnknownConfigClient("unknown: " + strings.Join(unknown, ", "))
+	} else {
+		settings, diags := SettingsFrom(ctx, model, nil)
+		resp.Diagnostics.Append(diags...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		data.Client = kube.NewClient(settings, p.userAgent(req.TerraformVersion))
+	}
+
+	resp.ResourceData = data
+	resp.DataSourceData = data
+	resp.EphemeralResourceData = data
+	resp.ActionData = data
+	resp.ListResourceData = data
+}
+
+func (p *kubeinferProvider) userAgent(terraformVersion string) string {
+	ua := "terraform-provider-kubeinfer/" + p.version + " (+https://registry.terraform.io/providers/kubeinfer/kubeinfer)"
+	if terraformVersion != "" {
+		ua += " Terraform/" + terraformVersion
+	}
+	return ua
+}
+
+// unknownAttributes lists the top-level attributes whose value is, or
+// contains, an unknown value.
+func unknownAttributes(raw tftypes.Value) []string {
+	set := map[string]bool{}
+	_ = tftypes.Walk(raw, func(p *tftypes.AttributePath, v tftypes.Value) (bool, error) {
+		if v.IsKnown() {
+			return true, nil
+		}
+		steps := p.Steps()
+		name := "provider configuration"
+		if len(steps) > 0 {
+			if a, ok := steps[0].(tftypes.AttributeName); ok {
+				name = string(a)
+			}
+		}
+		set[name] = true
+		return false, nil
+	})
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var osGetenv = os.Getenv
+
+// SettingsFrom maps a fully known provider configuration to kube.Settings,
+// filling unset attributes from the KUBE_* environment variables read with
+// getenv (os.Getenv when nil). Explicit attributes win over environment
+// variables; config_path / config_paths (attributes) win over
+// KUBE_CONFIG_PATH, which wins over KUBE_CONFIG_PATHS.
+func SettingsFrom(ctx context.Context, m ProviderModel, getenv func(string) string) (kube.Settings, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if getenv == nil {
+		getenv = osGetenv
+	}
+	str := func(v types.String, env string) string {
+		if !v.IsNull() && !v.IsUnknown() {
+			return v.ValueString()
+		}
+		return getenv(env)
+	}
+
+	s := kube.Settings{
+		Host:                  str(m.Host, EnvHost),
+		ConfigContext:         str(m.ConfigContext, EnvConfigContext),
+		ConfigContextAuthInfo: str(m.ConfigContextAuthInfo, EnvConfigContextAuth),
+		ConfigContextCluster:  str(m.ConfigContextCluster, EnvConfigContextCluster),
+		Token:                 str(m.Token, EnvToken),
+		ClientCertificate:     str(m.ClientCertificate, EnvClientCertificate),
+		ClientKey:             str(m.ClientKey, EnvClientKey),
+		ClusterCACertificate:  str(m.ClusterCACertificate, EnvClusterCACertificate),
+		TLSServerName:         str(m.TLSServerName, EnvTLSServerName),
+		ProxyURL:              str(m.ProxyURL, EnvProxyURL),
+	}
+
+	// Kubeconfig paths.
+	var paths []string
+	if !m.ConfigPaths.IsNull() && !m.ConfigPaths.IsUnknown() {
+		diags.Append(m.ConfigPaths.ElementsAs(ctx, &paths, false)...)
+	}
+	switch {
+	case !m.ConfigPath.IsNull() && m.ConfigPath.ValueString() != "":
+		s.ConfigPath = m.ConfigPath.ValueString()
+	case len(paths) > 0:
+		s.ConfigPaths = paths
+	case getenv(EnvConfigPath) != "":
+		s.ConfigPath = getenv(EnvConfigPath)
+	case getenv(EnvConfigPaths) != "":
+		s.ConfigPaths = filepath.SplitList(getenv(EnvConfigPaths))
+	}
+
+	// insecure.
+	if !m.Insecure.IsNull() && !m.Insecure.IsUnknown() {
+		b := m.Insecure.ValueBool()
+		s.Insecure = &b
+	} else if v := strings.TrimSpace(getenv(EnvInsecure)); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			diags.AddAttributeError(path.Root("insecure"), "Invalid "+EnvInsecure+" environment variable",
+				fmt.Sprintf("%s must be a boolean (true or false), got %q.", EnvInsecure, v))
+		} else {
+			s.Insecure = &b
+		}
+	}
+
+	// exec.
+	if !m.Exec.IsNull() && !m.Exec.IsUnknown() {
+		var e ExecModel
+		diags.Append(m.Exec.As(ctx, &e, basetypes.ObjectAsOptions{})...)
+		exec := &kube.ExecConfig{
+			APIVersion: e.APIVersion.ValueString(),
+			Command:    e.Command.ValueString(),
+		}
+		if !e.Args.IsNull() && !e.Args.IsUnknown() {
+			diags.Append(e.Args.ElementsAs(ctx, &exec.Args, false)...)
+		}
+		if !e.Env.IsNull() && !e.Env.IsUnknown() {
+			diags.Append(e.Env.ElementsAs(ctx, &exec.Env, false)...)
+		}
+		s.Exec = exec
+	}
+	return s, diags
+}
+
+// Resources returns the resources of the provider.
+func (p *kubeinferProvider) Resources(_ context.Context) []func() resource.Resource {
+	return []func() resource.Resource{
+		// ---- Registered resources (explicit list; keep sorted) ----
+		prioritylevelconfiguration.NewResource,
+		// ---- end of registered resources ----
+	}
+}
+
+// DataSources returns the data sources of the provider.
+func (p *kubeinferProvider) DataSources(_ context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{
+		// ---- Registered data sources (explicit list; keep sorted) ----
+		prioritylevelconfiguration.NewDataSource,
+		// ---- end of registered data sources ----
+	}
+}
+
+// Functions returns the provider-defined functions.
+func (p *kubeinferProvider) Functions(_ context.Context) []func() function.Function {
+	return []func() function.Function{
+		// ---- Registered functions (explicit list; keep sorted) ----
+		// Add one constructor per line.
+		// ---- end of registered functions ----
+	}
+}
