@@ -39,7 +39,9 @@ var Kind = &kube.Kind{
 	Description: description,
 	BuildNode:   node,
 	Defaults:    func(obj runtime.Object) { SetDefaults(obj.(*flowcontrolv1.PriorityLevelConfiguration)) },
-	Validate:    func(obj runtime.Object) field.ErrorList { return Validate(obj.(*flowcontrolv1.PriorityLevelConfiguration)) },
+	Validate: func(obj runtime.Object) field.ErrorList {
+		return Validate(obj.(*flowcontrolv1.PriorityLevelConfiguration))
+	},
 	CheckConfig: checkConfig,
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -22,9 +23,10 @@ func TestMain(m *testing.M) { acctest.Main(m) }
 
 const addr = "kubeinfer_priority_level_configuration.test"
 
-func configQueued(name string, extra string) string {
+func configQueued(name string, extra string, top ...string) string {
 	return fmt.Sprintf(`
 resource "kubeinfer_priority_level_configuration" "test" {
+  %[3]s
   metadata = {
     name   = %[1]q
     labels = { team = "inference" }
@@ -40,7 +42,7 @@ resource "kubeinfer_priority_level_configuration" "test" {
     }
   }
 }
-`, name, extra)
+`, name, extra, strings.Join(top, "\n"))
 }
 
 func TestAccPriorityLevelConfiguration_lifecycle(t *testing.T) {
@@ -94,9 +96,18 @@ func TestAccPriorityLevelConfiguration_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 				}},
+				// The other manager owns the field now: the apply names it instead of silently taking over.
+				ExpectError: regexp.MustCompile(`(?s)conflict with "intruder".*force_conflicts`),
+			},
+			{ // with force_conflicts the drift is reverted
+				Config: acctest.ProviderConfig(t) + configQueued(name, "nominal_concurrency_shares = 12\n      borrowing_limit_percent = 150", "force_conflicts = true"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("limited").AtMapKey("lendable_percent"), knownvalue.Int64Exact(0)),
 				},
+			},
+			{
+				Config:   acctest.ProviderConfig(t) + configQueued(name, "nominal_concurrency_shares = 12\n      borrowing_limit_percent = 150", "force_conflicts = true"),
+				PlanOnly: true,
 			},
 			{ // deleted out of band: the plan re-creates it
 				PreConfig: func() {
