@@ -11,18 +11,27 @@ import (
 // HiddenDefaults are values the server writes into fields the user left unset and that the plan
 // does not show (CRD defaults inside pod templates, such as a port's protocol "TCP"). They are
 // keyed by Go struct type and JSON field name, so they apply wherever the type is embedded.
-type HiddenDefaults map[reflect.Type]map[string]string
+// Values are strings or booleans.
+type HiddenDefaults map[reflect.Type]map[string]any
 
-func (h HiddenDefaults) lookup(parent *Node, f *Node) (string, bool) {
-	if h == nil || parent == nil {
-		return "", false
+// isHiddenDefault reports whether v is the hidden default of field f of parent.
+func (h HiddenDefaults) isHiddenDefault(parent, f *Node, v tftypes.Value) bool {
+	if h == nil || parent == nil || !v.IsKnown() || v.IsNull() {
+		return false
 	}
-	m, ok := h[parent.GoType]
+	d, ok := h[parent.GoType][f.JSONName]
 	if !ok {
-		return "", false
+		return false
 	}
-	v, ok := m[f.JSONName]
-	return v, ok
+	switch want := d.(type) {
+	case string:
+		var s string
+		return f.Kind == KindString && v.As(&s) == nil && s == want
+	case bool:
+		var b bool
+		return f.Kind == KindBool && v.As(&b) == nil && b == want
+	}
+	return false
 }
 
 // Merge computes the new state of node n from the value the user had (prior: the plan during
@@ -42,11 +51,8 @@ func mergeNode(parent, n *Node, prior, server tftypes.Value, hidden HiddenDefaul
 		return prior
 	}
 	if prior.IsNull() {
-		if d, ok := hidden.lookup(parent, n); ok && n.Kind == KindString {
-			var s string
-			if server.As(&s) == nil && s == d {
-				return prior
-			}
+		if hidden.isHiddenDefault(parent, n, server) {
+			return prior
 		}
 		if n.KeysFromPrior {
 			return prior
@@ -124,9 +130,7 @@ func onlyHiddenDefaults(n *Node, v tftypes.Value, hidden HiddenDefaults) bool {
 		if fv.IsNull() || isZeroLike(f, fv) {
 			continue
 		}
-		d, ok := hidden.lookup(n, f)
-		var s string
-		if ok && f.Kind == KindString && fv.As(&s) == nil && s == d {
+		if hidden.isHiddenDefault(n, f, fv) {
 			continue
 		}
 		return false
@@ -154,7 +158,7 @@ func SemanticEqual(n *Node, a, b tftypes.Value) bool {
 		var x, y string
 		_ = a.As(&x)
 		_ = b.As(&y)
-		if x == y {
+		if x == y || (n.Equivalent != nil && (n.Equivalent[x] == y || n.Equivalent[y] == x)) {
 			return true
 		}
 		if n.Format == FormatQuantity {
@@ -275,12 +279,9 @@ func strip(parent, n *Node, v tftypes.Value, hidden HiddenDefaults) tftypes.Valu
 		return v
 	}
 	switch n.Kind {
-	case KindString:
-		if d, ok := hidden.lookup(parent, n); ok {
-			var s string
-			if v.As(&s) == nil && s == d {
-				return tftypes.NewValue(v.Type(), nil)
-			}
+	case KindString, KindBool:
+		if hidden.isHiddenDefault(parent, n, v) {
+			return tftypes.NewValue(v.Type(), nil)
 		}
 		return v
 	case KindObject:

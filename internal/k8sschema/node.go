@@ -68,6 +68,9 @@ type Node struct {
 	// KeysFromPrior: a map whose state keeps only the keys the user declared, so keys added by
 	// other actors (controllers adding annotations) are not reported as drift.
 	KeysFromPrior bool
+	// Equivalent maps a value the user may write to the value the server stores for it
+	// (LWS restartPolicy "Default" is stored as "None"); both mean the same.
+	Equivalent map[string]string
 
 	Fields []*Node // KindObject, in schema order
 	Elem   *Node   // KindList and KindMap
@@ -100,6 +103,8 @@ type Options struct {
 	Sensitive []string
 	// KeysFromPrior marks maps whose foreign keys are ignored on refresh.
 	KeysFromPrior []string
+	// Equivalents lists values the server rewrites to synonyms, per node.
+	Equivalents map[string]map[string]string
 	// Descriptions overrides or supplies descriptions.
 	Descriptions map[string]string
 }
@@ -160,6 +165,7 @@ func (b *builder) node(t reflect.Type, p string, parentMode Mode) *Node {
 	}
 	n.Sensitive = b.sens[p]
 	n.KeysFromPrior = b.keys[p]
+	n.Equivalent = b.opts.Equivalents[p]
 	if t.Kind() == reflect.Pointer {
 		n.Pointer = true
 		t = t.Elem()

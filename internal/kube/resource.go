@@ -48,8 +48,10 @@ type Kind struct {
 	// Hidden are server defaults not shown in plans (pod template CRD defaults).
 	Hidden k8sschema.HiddenDefaults
 
-	// Defaults applies the server defaults that the provider plans (visible in the plan).
-	Defaults func(obj runtime.Object)
+	// Defaults applies the server defaults that the provider plans (visible in the plan) and
+	// sends. raw is the configuration or plan the object was decoded from, for defaults that
+	// depend on whether a field was written at all.
+	Defaults func(obj runtime.Object, raw tftypes.Value)
 	// Validate checks the defaulted object as the server (or its webhook, or the objects created
 	// from it later) would.
 	Validate func(obj runtime.Object) field.ErrorList
@@ -58,6 +60,8 @@ type Kind struct {
 	CheckConfig func(obj runtime.Object, config tftypes.Value) (field.ErrorList, []Warning)
 	// ReplaceOn lists the fields whose change forces a new object.
 	ReplaceOn func(newObj, oldObj runtime.Object) []*field.Path
+	// ValidateUpdate reports changes the server refuses that do not force a replacement.
+	ValidateUpdate func(newObj, oldObj runtime.Object) field.ErrorList
 	// Extras are kind-specific top-level attributes that are not part of the object.
 	Extras map[string]rschema.Attribute
 	// ExtraDefaults are the values of Extras in state after import.
@@ -175,7 +179,7 @@ func (r *Resource) validate(config tftypes.Value) diag.Diagnostics {
 	if r.kind.Validate != nil {
 		defaulted := obj.DeepCopyObject()
 		if r.kind.Defaults != nil {
-			r.kind.Defaults(defaulted)
+			r.kind.Defaults(defaulted, config)
 		}
 		errs = append(errs, r.kind.Validate(defaulted)...)
 	}
@@ -210,7 +214,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	defaulted := r.kind.NewObject()
 	k8sschema.Decode(node, req.Config.Raw, defaulted, nil)
 	if r.kind.Defaults != nil {
-		r.kind.Defaults(defaulted)
+		r.kind.Defaults(defaulted, req.Config.Raw)
 	}
 	planned := k8sschema.FillDefaults(node, req.Config.Raw, plan, k8sschema.Encode(node, defaulted))
 	attrs := objectAttrs(planned)
@@ -246,6 +250,9 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	for _, p := range replace {
 		ap, _ := k8sschema.AttributePath(node, p.String())
 		resp.RequiresReplace = append(resp.RequiresReplace, ap)
+	}
+	if r.kind.ValidateUpdate != nil && len(replace) == 0 {
+		resp.Diagnostics.Append(k8sschema.Diagnostics(node, r.kind.ValidateUpdate(newObj, oldObj), dec.Unknown)...)
 	}
 	_ = ctx
 }
@@ -366,6 +373,11 @@ func (r *Resource) apply(ctx context.Context, plan tftypes.Value, create bool, s
 	if len(dec.Errs) > 0 {
 		diags.Append(k8sschema.Diagnostics(node, dec.Errs, nil)...)
 		return
+	}
+	// The plan already holds the planned defaults; applying them again sends the server-side
+	// rewrites too (so the result is the same with or without an admission webhook).
+	if r.kind.Defaults != nil {
+		r.kind.Defaults(obj, plan)
 	}
 	extras := objectAttrs(plan)
 	body, meta, err := r.applyBody(obj, extras)

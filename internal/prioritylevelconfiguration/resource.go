@@ -38,7 +38,9 @@ var Kind = &kube.Kind{
 	NewObject:   func() runtime.Object { return &flowcontrolv1.PriorityLevelConfiguration{} },
 	Description: description,
 	BuildNode:   node,
-	Defaults:    func(obj runtime.Object) { SetDefaults(obj.(*flowcontrolv1.PriorityLevelConfiguration)) },
+	Defaults: func(obj runtime.Object, _ tftypes.Value) {
+		SetDefaults(obj.(*flowcontrolv1.PriorityLevelConfiguration))
+	},
 	Validate: func(obj runtime.Object) field.ErrorList {
 		return Validate(obj.(*flowcontrolv1.PriorityLevelConfiguration))
 	},

@@ -24,7 +24,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
 )
 
@@ -385,6 +387,8 @@ func SettingsFrom(ctx context.Context, m ProviderModel, getenv func(string) stri
 func (p *kubeinferProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		// ---- Registered resources (explicit list; keep sorted) ----
+		flowschema.NewResource,
+		leaderworkerset.NewResource,
 		prioritylevelconfiguration.NewResource,
 		// ---- end of registered resources ----
 	}
@@ -394,6 +398,8 @@ func (p *kubeinferProvider) Resources(_ context.Context) []func() resource.Resou
 func (p *kubeinferProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		// ---- Registered data sources (explicit list; keep sorted) ----
+		flowschema.NewDataSource,
+		leaderworkerset.NewDataSource,
 		prioritylevelconfiguration.NewDataSource,
 		// ---- end of registered data sources ----
 	}
@@ -404,6 +410,7 @@ func (p *kubeinferProvider) Functions(_ context.Context) []func() function.Funct
 	return []func() function.Function{
 		// ---- Registered functions (explicit list; keep sorted) ----
 		// Add one constructor per line.
+		prioritylevelconfiguration.NewCapacityFunction,
 		// ---- end of registered functions ----
 	}
 }

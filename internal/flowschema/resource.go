@@ -1,0 +1,195 @@
+package flowschema
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+)
+
+const description = "A FlowSchema (`flowcontrol.apiserver.k8s.io/v1`, cluster-scoped): one routing rule of API " +
+	"Priority and Fairness. It matches requests by subject (user, group, service account) and by resource or " +
+	"non-resource rule, and sends them to the priority level named in `spec.priority_level_configuration.name` " +
+	"(for example a `kubeinfer_priority_level_configuration`, referenced by `metadata.name`). Among the schemas " +
+	"that match a request, the one with the lowest `matching_precedence` wins.\n\n" +
+	"Every rule kube-apiserver v1.37 applies is checked at plan time, offline: `matching_precedence` between 1 and " +
+	"10000 (1 only for the schema named `exempt`), the distinguisher method (`ByUser` or `ByNamespace`), subjects " +
+	"(kind and the one matching member), verbs, API groups, resources, namespaces and non-resource URLs (with the " +
+	"`*` rules), and the fixed specs of the mandatory schemas `exempt` and `catch-all`. The server default of " +
+	"`matching_precedence` (1000) is planned by the provider, so it shows in the plan. The priority level itself is " +
+	"not looked up: a schema naming a level that does not exist is accepted by the server and reported as " +
+	"`Dangling` in its status.\n\n" +
+	"The schemas `exempt`, `catch-all`, `probes`, `system-leader-election`, `system-node-high`, `system-nodes`, " +
+	"`kube-controller-manager`, `kube-scheduler`, `kube-system-service-accounts`, `service-accounts` and " +
+	"`global-default` are created by the API server itself: import them instead of creating them. The server keeps " +
+	"rewriting the suggested ones while their `apf.kubernetes.io/autoupdate-spec` annotation is `\"true\"`; set it to " +
+	"`\"false\"` to manage one with Terraform. A schema of your own must not carry that annotation set to `\"true\"`: " +
+	"the server deletes such schemas."
+
+// Kind is the FlowSchema kind served by the generic resource.
+var Kind = &kube.Kind{
+	TypeName:    "flow_schema",
+	GVK:         flowcontrolv1.SchemeGroupVersion.WithKind("FlowSchema"),
+	Resource:    "flowschemas",
+	Namespaced:  false,
+	NewObject:   func() runtime.Object { return &flowcontrolv1.FlowSchema{} },
+	Description: description,
+	BuildNode:   node,
+	Defaults:    func(obj runtime.Object, _ tftypes.Value) { SetDefaults(obj.(*flowcontrolv1.FlowSchema)) },
+	Validate: func(obj runtime.Object) field.ErrorList {
+		return Validate(obj.(*flowcontrolv1.FlowSchema))
+	},
+	CheckConfig: checkConfig,
+	Hooks:       kube.Hooks{AfterApply: awaitDanglingCondition},
+}
+
+// NewResource is the kubeinfer_flow_schema resource.
+func NewResource() resource.Resource { return kube.NewResource(Kind)() }
+
+// NewDataSource is the kubeinfer_flow_schema data source.
+func NewDataSource() datasource.DataSource { return kube.NewDataSource(Kind)() }
+
+// node is the object's schema tree, built once per process.
+var node = sync.OnceValue(buildNode)
+
+func buildNode() *k8sschema.Node {
+	const (
+		rules    = "spec.rules."
+		subjects = rules + "subjects."
+		resRules = rules + "resourceRules."
+		nonRes   = rules + "nonResourceRules."
+	)
+	return k8sschema.Build(reflect.TypeOf(flowcontrolv1.FlowSchema{}), k8sschema.Options{
+		Only: map[string][]string{"metadata": {"name", "labels", "annotations", "uid", "resourceVersion", "generation"}},
+		Modes: map[string]k8sschema.Mode{
+			"metadata":                             k8sschema.Required,
+			"metadata.name":                        k8sschema.Required,
+			"metadata.uid":                         k8sschema.Computed,
+			"metadata.resourceVersion":             k8sschema.Computed,
+			"metadata.generation":                  k8sschema.Computed,
+			"spec":                                 k8sschema.Required,
+			"spec.priorityLevelConfiguration":      k8sschema.Required,
+			"spec.priorityLevelConfiguration.name": k8sschema.Required,
+			"spec.matchingPrecedence":              k8sschema.OptionalComputed,
+			"spec.distinguisherMethod.type":        k8sschema.Required,
+			rules + "subjects":                     k8sschema.Required,
+			subjects + "kind":                      k8sschema.Required,
+			subjects + "user.name":                 k8sschema.Required,
+			subjects + "group.name":                k8sschema.Required,
+			subjects + "serviceAccount.name":       k8sschema.Required,
+			subjects + "serviceAccount.namespace":  k8sschema.Required,
+			resRules + "verbs":                     k8sschema.Required,
+			resRules + "apiGroups":                 k8sschema.Required,
+			resRules + "resources":                 k8sschema.Required,
+			nonRes + "verbs":                       k8sschema.Required,
+			nonRes + "nonResourceURLs":             k8sschema.Required,
+			"status":                               k8sschema.Computed,
+		},
+		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
+		Descriptions: map[string]string{
+			"metadata":                             "Standard object metadata. The schema is cluster-scoped: there is no namespace.",
+			"metadata.name":                        "Name of the flow schema, a DNS subdomain. Changing it replaces the schema. The names of the bootstrap schemas are reserved (see the resource description).",
+			"metadata.labels":                      "Labels of the flow schema. Labels added by others are not reported as drift.",
+			"metadata.annotations":                 "Annotations of the flow schema. Annotations added by others are not reported as drift. `apf.kubernetes.io/autoupdate-spec = \"true\"` makes the server delete a schema of your own.",
+			"metadata.uid":                         "Unique identifier assigned by the server.",
+			"metadata.resourceVersion":             "Version of the object in the server's storage.",
+			"metadata.generation":                  "Sequence number of spec changes, set by the server.",
+			"spec.priorityLevelConfiguration":      "The priority level that requests matching this schema are sent to.",
+			"spec.priorityLevelConfiguration.name": "Name of the priority level, e.g. `kubeinfer_priority_level_configuration.x.metadata.name` (a DNS subdomain). A level that does not exist is accepted and reported as `Dangling` in the status.",
+			"spec.matchingPrecedence":              "Which schema wins when several match: the lowest value. Between 1 and 10000; 1 is reserved for the schema named `exempt`. Defaults to 1000 (planned by the provider).",
+			"status":                               "Current state reported by the API server (condition `Dangling` says whether the priority level exists).",
+		},
+	})
+}
+
+func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []kube.Warning) {
+	fs := obj.(*flowcontrolv1.FlowSchema)
+	var errs field.ErrorList
+	// The server replaces an explicit 0 by the default 1000: the plan would never converge.
+	if v, ok := k8sschema.ValueAt(node(), config, "spec.matchingPrecedence"); ok && !v.IsNull() && fs.Spec.MatchingPrecedence == 0 {
+		errs = append(errs, field.Invalid(field.NewPath("spec", "matchingPrecedence"), 0,
+			fmt.Sprintf("the API server silently replaces 0 by the default %d, so the plan would never converge; omit the attribute or set a value between 1 and %d", DefaultMatchingPrecedence, MaxMatchingPrecedence)))
+	}
+	errs = append(errs, ValidateProviderRules(fs)...)
+	var warnings []kube.Warning
+	for _, w := range PlanWarnings(fs) {
+		warnings = append(warnings, kube.Warning{Path: w.Path, Summary: w.Summary, Detail: w.Detail})
+	}
+	warnings = append(warnings, routingWarnings(fs)...)
+	return errs, warnings
+}
+
+// routingWarnings flags routing that a configuration of one's own rarely means: sending
+// requests to the `exempt` level takes them out of API Priority and Fairness altogether.
+func routingWarnings(fs *flowcontrolv1.FlowSchema) []kube.Warning {
+	if IsBootstrap(fs.Name) || fs.Spec.PriorityLevelConfiguration.Name != priorityLevelExempt {
+		return nil
+	}
+	return []kube.Warning{{
+		Path:    field.NewPath("spec", "priorityLevelConfiguration", "name"),
+		Summary: "requests matching this flow schema are exempt from API Priority and Fairness",
+		Detail: "The priority level \"exempt\" never queues or rejects: every request this schema matches bypasses the API " +
+			"server's flood protection. Route to a Limited level unless the subjects are fully trusted.",
+	}}
+}
+
+// danglingWait bounds how long an apply waits for the API server's APF controller to report
+// whether the referenced priority level exists.
+const danglingWait = 10 * time.Second
+
+// awaitDanglingCondition waits, briefly and without failing, until the API server's APF
+// controller has set the "Dangling" condition for the priority level the schema now names.
+// The controller writes it asynchronously right after every create or change of the level
+// reference; waiting for it keeps the state (and a following import) equal to the server's
+// object, and shows at once whether requests are routed to an existing level.
+func awaitDanglingCondition(ctx context.Context, ri dynamic.ResourceInterface, obj *unstructured.Unstructured, _ map[string]tftypes.Value) (*unstructured.Unstructured, error) {
+	level, _, _ := unstructured.NestedString(obj.Object, "spec", "priorityLevelConfiguration", "name")
+	want := fmt.Sprintf("named %q", level)
+	ctx, cancel := context.WithTimeout(ctx, danglingWait)
+	defer cancel()
+	cur := obj
+	for {
+		if hasDanglingFor(cur, want) {
+			return cur, nil
+		}
+		select {
+		case <-ctx.Done():
+			return cur, nil // best effort: the next refresh reads the condition
+		case <-time.After(200 * time.Millisecond):
+		}
+		u, err := ri.Get(ctx, obj.GetName(), metav1.GetOptions{})
+		if err != nil {
+			return cur, nil
+		}
+		cur = u
+	}
+}
+
+// hasDanglingFor reports whether u carries a Dangling condition whose message names the level.
+func hasDanglingFor(u *unstructured.Unstructured, levelRef string) bool {
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		m, _ := c.(map[string]any)
+		if m["type"] != string(flowcontrolv1.FlowSchemaConditionDangling) {
+			continue
+		}
+		msg, _ := m["message"].(string)
+		return strings.Contains(msg, levelRef)
+	}
+	return false
+}

@@ -1,0 +1,244 @@
+package leaderworkerset
+
+import (
+	"reflect"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+)
+
+const description = "A LeaderWorkerSet (`leaderworkerset.x-k8s.io/v1`): the multi-host inference workload. Each " +
+	"replica is a group of `size` pods, one leader and `size - 1` workers (for example one vLLM server spread over " +
+	"several nodes with tensor and pipeline parallelism). Requires the LeaderWorkerSet CRD and controller in the cluster.\n\n" +
+	"Plans never contact the cluster. Every rule the LWS admission webhook applies, and every rule kube-apiserver " +
+	"applies to the StatefulSets and Pods the controller creates from the templates (topology spread constraints, " +
+	"containers, images, ports, resources, env, volumes and mounts, probes, tolerations, DNS, names) fails at " +
+	"`terraform plan` with the attribute path, instead of an apply that succeeds while groups never come up.\n\n" +
+	"The webhook's and the CRD's defaults are planned by the provider and sent explicitly, so the result is the same " +
+	"with or without the webhook. By default create and update wait until the rollout is done; see `wait_for_rollout`."
+
+// Names of the LeaderWorkerSet-specific top-level attributes.
+const (
+	attrWaitForRollout = "wait_for_rollout"
+	attrManageReplicas = "manage_replicas"
+)
+
+// Kind is the LeaderWorkerSet kind served by the generic resource.
+var Kind = &kube.Kind{
+	TypeName:    "leaderworkerset",
+	GVK:         lwsv1.GroupVersion.WithKind("LeaderWorkerSet"),
+	Resource:    "leaderworkersets",
+	Namespaced:  true,
+	NewObject:   func() runtime.Object { return &lwsv1.LeaderWorkerSet{} },
+	Description: description,
+	BuildNode:   node,
+	Hidden:      templateDefaults,
+	Defaults:    defaults,
+	Validate:    func(obj runtime.Object) field.ErrorList { return ValidateAll(obj.(*lwsv1.LeaderWorkerSet)) },
+	CheckConfig: checkConfig,
+	ReplaceOn: func(newObj, oldObj runtime.Object) []*field.Path {
+		return RequiresReplacement(newObj.(*lwsv1.LeaderWorkerSet), oldObj.(*lwsv1.LeaderWorkerSet))
+	},
+	ValidateUpdate: func(newObj, oldObj runtime.Object) field.ErrorList {
+		return ValidateUpdate(newObj.(*lwsv1.LeaderWorkerSet), oldObj.(*lwsv1.LeaderWorkerSet))
+	},
+	Extras: map[string]rschema.Attribute{
+		attrWaitForRollout: rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
+			MarkdownDescription: "Wait after create and update until the rollout is done: the controller has observed the " +
+				"new generation, every group is updated and ready, and the `Available` condition is `True`. The wait ends " +
+				"at `timeouts.create` / `timeouts.update` (default 20 minutes) with an error that gives the group counts and " +
+				"quotes the conditions. Defaults to `true`."},
+		attrManageReplicas: rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
+			MarkdownDescription: "Set to `false` when an autoscaler (HorizontalPodAutoscaler, KEDA) owns `spec.replicas` " +
+				"through the scale subresource: the provider then never sends `spec.replicas`, never resets it and never " +
+				"reports it as drift; `spec.replicas` shows the live value. Leave `spec.replicas` unset in that case. " +
+				"Defaults to `true`."},
+	},
+	ExtraDefaults: map[string]tftypes.Value{
+		attrWaitForRollout: tftypes.NewValue(tftypes.Bool, true),
+		attrManageReplicas: tftypes.NewValue(tftypes.Bool, true),
+	},
+	Hooks: kube.Hooks{
+		ApplyBody:     applyBody,
+		PlanObject:    planObject,
+		RefreshObject: nil,
+		AfterApply:    waitForRollout,
+	},
+}
+
+// NewResource is the kubeinfer_leaderworkerset resource.
+func NewResource() resource.Resource { return kube.NewResource(Kind)() }
+
+// NewDataSource is the kubeinfer_leaderworkerset data source.
+func NewDataSource() datasource.DataSource { return kube.NewDataSource(Kind)() }
+
+// templateDefaults are the LeaderWorkerSet CRD's structural defaults inside pod templates; the
+// server writes them into fields the user left unset, so they must not read as drift.
+var templateDefaults = k8sschema.HiddenDefaults{
+	reflect.TypeOf(corev1.ContainerPort{}):         {"protocol": "TCP"},
+	reflect.TypeOf(corev1.GRPCAction{}):            {"service": ""},
+	reflect.TypeOf(corev1.AzureDiskVolumeSource{}): {"fsType": "ext4", "readOnly": false},
+	reflect.TypeOf(corev1.ISCSIVolumeSource{}):     {"iscsiInterface": "default"},
+	reflect.TypeOf(corev1.RBDVolumeSource{}):       {"keyring": "/etc/ceph/keyring", "pool": "rbd", "user": "admin"},
+	reflect.TypeOf(corev1.ScaleIOVolumeSource{}):   {"fsType": "xfs", "storageMode": "ThinProvisioned"},
+	reflect.TypeOf(corev1.FileKeySelector{}):       {"optional": false},
+	reflect.TypeOf(corev1.LocalObjectReference{}):  {"name": ""},
+	reflect.TypeOf(corev1.ConfigMapKeySelector{}):  {"name": ""},
+	reflect.TypeOf(corev1.SecretKeySelector{}):     {"name": ""},
+	reflect.TypeOf(corev1.ConfigMapEnvSource{}):    {"name": ""},
+	reflect.TypeOf(corev1.SecretEnvSource{}):       {"name": ""},
+	reflect.TypeOf(corev1.ConfigMapVolumeSource{}): {"name": ""},
+	reflect.TypeOf(corev1.ConfigMapProjection{}):   {"name": ""},
+	reflect.TypeOf(corev1.SecretProjection{}):      {"name": ""},
+}
+
+// node is the object's schema tree, built once per process.
+var node = sync.OnceValue(buildNode)
+
+func buildNode() *k8sschema.Node {
+	lwt := "spec.leaderWorkerTemplate."
+	ru := "spec.rolloutStrategy.rollingUpdateConfiguration."
+	return k8sschema.Build(reflect.TypeOf(lwsv1.LeaderWorkerSet{}), k8sschema.Options{
+		Only: map[string][]string{"metadata": {"name", "namespace", "labels", "annotations", "uid", "resourceVersion", "generation"}},
+		Modes: map[string]k8sschema.Mode{
+			"metadata":                  k8sschema.Required,
+			"metadata.name":             k8sschema.Required,
+			"metadata.namespace":        k8sschema.OptionalComputed,
+			"metadata.uid":              k8sschema.Computed,
+			"metadata.resourceVersion":  k8sschema.Computed,
+			"metadata.generation":       k8sschema.Computed,
+			"spec":                      k8sschema.Required,
+			"spec.replicas":             k8sschema.OptionalComputed,
+			"spec.startupPolicy":        k8sschema.OptionalComputed,
+			"spec.leaderWorkerTemplate": k8sschema.Required,
+			lwt + "workerTemplate":      k8sschema.Required,
+			lwt + "size":                k8sschema.OptionalComputed,
+			lwt + "restartPolicy":       k8sschema.OptionalComputed,
+			lwt + "subGroupPolicy.subGroupPolicyType":         k8sschema.OptionalComputed,
+			"spec.rolloutStrategy":                            k8sschema.OptionalComputed,
+			"spec.rolloutStrategy.type":                       k8sschema.OptionalComputed,
+			"spec.rolloutStrategy.rollingUpdateConfiguration": k8sschema.OptionalComputed,
+			ru + "partition":                                  k8sschema.OptionalComputed,
+			ru + "maxUnavailable":                             k8sschema.OptionalComputed,
+			ru + "maxSurge":                                   k8sschema.OptionalComputed,
+			"spec.networkConfig":                              k8sschema.OptionalComputed,
+			"spec.networkConfig.subdomainPolicy":              k8sschema.OptionalComputed,
+			"spec.groupIdentity":                              k8sschema.OptionalComputed,
+			"spec.groupReplacementPolicy":                     k8sschema.OptionalComputed,
+			"status":                                          k8sschema.Computed,
+		},
+		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
+		Equivalents: map[string]map[string]string{
+			lwt + "restartPolicy": {string(lwsv1.DeprecatedDefaultRestartPolicy): string(lwsv1.NoneRestartPolicy)},
+		},
+		Descriptions: map[string]string{
+			"metadata":                    "Standard object metadata.",
+			"metadata.name":               "Name of the LeaderWorkerSet, a DNS-1035 label (lowercase letters, digits and `-`, starting with a letter). It names the headless Service, the StatefulSets and the pods, so it must leave room for the group and pod indices within 63 characters. Changing it replaces the object.",
+			"metadata.namespace":          "Namespace of the LeaderWorkerSet. Defaults to `default`. Changing it replaces the object.",
+			"metadata.labels":             "Labels of the LeaderWorkerSet. Labels added by others are not reported as drift.",
+			"metadata.annotations":        "Annotations of the LeaderWorkerSet. Annotations added by others are not reported as drift.",
+			"metadata.uid":                "Unique identifier assigned by the server.",
+			"metadata.resourceVersion":    "Version of the object in the server's storage.",
+			"metadata.generation":         "Sequence number of spec changes, set by the server.",
+			"spec.replicas":               "Number of leader-worker groups. Defaults to 1. A scale subresource is available for autoscalers; see `manage_replicas`.",
+			"spec.groupIdentity":          "How group identities are assigned: `Ordinal` (default; leaders managed by a StatefulSet, groups named -0..-N-1) or `Hash` (leaders managed by a Deployment, hash-suffixed group names). Immutable: a change replaces the object.",
+			"spec.groupReplacementPolicy": "When a replacement group may start after a group is deleted: `PostTermination` (default) or `Immediate` (only with `group_identity = \"Hash\"`).",
+			"spec.scheduling":             "Workload-aware scheduling (gang scheduling, topology constraints) for this LeaderWorkerSet. Immutable: adding, removing or changing it replaces the object. Needs a cluster whose LWS controller and scheduler support it.",
+			"status":                      "Current state reported by the LeaderWorkerSet controller.",
+		},
+	})
+}
+
+// defaults applies the CRD and webhook defaults. A partial rolling update configuration gets
+// the CRD defaults of the fields left out, which the Go type cannot tell from an explicit 0.
+func defaults(obj runtime.Object, raw tftypes.Value) {
+	lws := obj.(*lwsv1.LeaderWorkerSet)
+	if lws.Namespace == "" {
+		lws.Namespace = "default"
+	}
+	if ru := lws.Spec.RolloutStrategy.RollingUpdateConfiguration; ru != nil {
+		unset := func(name string) bool {
+			v, ok := k8sschema.ValueAt(node(), raw, "spec.rolloutStrategy.rollingUpdateConfiguration."+name)
+			return ok && v.IsNull()
+		}
+		if unset("maxUnavailable") {
+			ru.MaxUnavailable = intstr.FromInt32(1)
+		}
+		if unset("maxSurge") {
+			ru.MaxSurge = intstr.FromInt32(0)
+		}
+	}
+	SetDefaults(lws)
+}
+
+func boolExtra(extras map[string]tftypes.Value, name string, def bool) bool {
+	v, ok := extras[name]
+	if !ok || !v.IsKnown() || v.IsNull() {
+		return def
+	}
+	var b bool
+	_ = v.As(&b)
+	return b
+}
+
+// applyBody leaves spec.replicas out when an autoscaler owns it.
+func applyBody(body map[string]any, extras map[string]tftypes.Value) {
+	if boolExtra(extras, attrManageReplicas, true) {
+		return
+	}
+	if spec, ok := body["spec"].(map[string]any); ok {
+		delete(spec, "replicas")
+	}
+}
+
+// planObject keeps the live replica count in the plan when an autoscaler owns it.
+func planObject(plan, state tftypes.Value, extras map[string]tftypes.Value) tftypes.Value {
+	if boolExtra(extras, attrManageReplicas, true) {
+		return plan
+	}
+	var replicas tftypes.Value
+	if state.IsNull() {
+		replicas = tftypes.NewValue(tftypes.Number, tftypes.UnknownValue)
+	} else if v, ok := k8sschema.ValueAt(node(), state, "spec.replicas"); ok {
+		replicas = v
+	} else {
+		return plan
+	}
+	return setAttrPath(plan, replicas, "spec", "replicas")
+}
+
+// setAttrPath returns v with the attribute at the given names replaced.
+func setAttrPath(v, leaf tftypes.Value, names ...string) tftypes.Value {
+	if len(names) == 0 {
+		return leaf
+	}
+	if !v.IsKnown() || v.IsNull() {
+		return v
+	}
+	var attrs map[string]tftypes.Value
+	if v.As(&attrs) != nil {
+		return v
+	}
+	out := make(map[string]tftypes.Value, len(attrs))
+	for k, x := range attrs {
+		out[k] = x
+	}
+	child, ok := attrs[names[0]]
+	if !ok {
+		return v
+	}
+	out[names[0]] = setAttrPath(child, leaf, names[1:]...)
+	return tftypes.NewValue(v.Type(), out)
+}

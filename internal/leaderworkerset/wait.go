@@ -1,0 +1,168 @@
+package leaderworkerset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+
+	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
+)
+
+// rolloutState says how far a LeaderWorkerSet's rollout is.
+type rolloutState struct {
+	done   bool
+	reason string
+}
+
+// RolloutDone reports whether the controller has finished rolling out obj: it has observed the
+// current generation, every group is updated and ready, and Available is True.
+func RolloutDone(obj *lwsv1.LeaderWorkerSet) (bool, string) {
+	s := rolloutStatus(obj)
+	return s.done, s.reason
+}
+
+func rolloutStatus(obj *lwsv1.LeaderWorkerSet) rolloutState {
+	want := int32(1)
+	if obj.Spec.Replicas != nil {
+		want = *obj.Spec.Replicas
+	}
+	st := obj.Status
+	var problems []string
+	if st.ObservedGeneration < obj.Generation {
+		problems = append(problems, fmt.Sprintf("the controller has not observed generation %d yet (observed %d)", obj.Generation, st.ObservedGeneration))
+	}
+	if st.UpdatedReplicas < want {
+		problems = append(problems, fmt.Sprintf("%d of %d groups updated", st.UpdatedReplicas, want))
+	}
+	if st.ReadyReplicas < want {
+		problems = append(problems, fmt.Sprintf("%d of %d groups ready", st.ReadyReplicas, want))
+	}
+	if want > 0 && !conditionTrue(st.Conditions, string(lwsv1.LeaderWorkerSetAvailable)) {
+		problems = append(problems, "condition Available is not True")
+	}
+	if len(problems) == 0 {
+		return rolloutState{done: true}
+	}
+	return rolloutState{reason: strings.Join(problems, "; ") + conditionSummary(st.Conditions)}
+}
+
+func conditionTrue(conds []metav1.Condition, t string) bool {
+	for _, c := range conds {
+		if c.Type == t {
+			return c.Status == metav1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func conditionSummary(conds []metav1.Condition) string {
+	if len(conds) == 0 {
+		return ". The controller has reported no conditions: is the LeaderWorkerSet controller running?"
+	}
+	var b strings.Builder
+	b.WriteString(". Conditions:")
+	for _, c := range conds {
+		fmt.Fprintf(&b, "\n  %s=%s", c.Type, c.Status)
+		if c.Reason != "" {
+			fmt.Fprintf(&b, " (%s)", c.Reason)
+		}
+		if c.Message != "" {
+			fmt.Fprintf(&b, ": %s", c.Message)
+		}
+	}
+	return b.String()
+}
+
+// waitForRollout watches the object until its rollout is done or ctx ends (the create or
+// update timeout). It returns the last object seen so the state holds the latest status even
+// when the wait fails.
+func waitForRollout(ctx context.Context, ri dynamic.ResourceInterface, u *unstructured.Unstructured, extras map[string]tftypes.Value) (*unstructured.Unstructured, error) {
+	if !boolExtra(extras, attrWaitForRollout, true) {
+		return u, nil
+	}
+	last := u
+	var lastReason string
+	check := func(cur *unstructured.Unstructured) (bool, error) {
+		last = cur
+		var obj lwsv1.LeaderWorkerSet
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(cur.Object, &obj); err != nil {
+			return false, err
+		}
+		s := rolloutStatus(&obj)
+		lastReason = s.reason
+		return s.done, nil
+	}
+	if done, err := check(u); done || err != nil {
+		return last, err
+	}
+	for {
+		w, err := ri.Watch(ctx, metav1.ListOptions{
+			FieldSelector:   fields.OneTermEqualSelector("metadata.name", u.GetName()).String(),
+			ResourceVersion: last.GetResourceVersion(),
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return last, timeoutError(lastReason)
+			}
+			return last, fmt.Errorf("cannot watch the rollout: %w", err)
+		}
+		done, err := watchUntil(ctx, w, check)
+		w.Stop()
+		if done || err != nil {
+			return last, err
+		}
+		if ctx.Err() != nil {
+			return last, timeoutError(lastReason)
+		}
+		// The watch closed (server timeout): re-read and watch again.
+		cur, err := ri.Get(ctx, u.GetName(), metav1.GetOptions{})
+		if err != nil {
+			if ctx.Err() != nil {
+				return last, timeoutError(lastReason)
+			}
+			return last, err
+		}
+		if done, err := check(cur); done || err != nil {
+			return last, err
+		}
+	}
+}
+
+func watchUntil(ctx context.Context, w watch.Interface, check func(*unstructured.Unstructured) (bool, error)) (bool, error) {
+	for {
+		select {
+		case <-ctx.Done():
+			return false, nil
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				return false, nil
+			}
+			switch ev.Type {
+			case watch.Deleted:
+				return false, errors.New("the LeaderWorkerSet was deleted while waiting for its rollout")
+			case watch.Added, watch.Modified:
+				cur, ok := ev.Object.(*unstructured.Unstructured)
+				if !ok {
+					continue
+				}
+				if done, err := check(cur); done || err != nil {
+					return done, err
+				}
+			}
+		}
+	}
+}
+
+func timeoutError(reason string) error {
+	return fmt.Errorf("timed out waiting for the rollout: %s.\n\nThe object was applied and is recorded in the state. "+
+		"Raise timeouts.create / timeouts.update, or set wait_for_rollout = false to return without waiting", reason)
+}

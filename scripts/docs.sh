@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# docs.sh [generate|check]
+#
+#   generate  (make docs) regenerate docs/ with tfplugindocs from the provider
+#             schema, templates/ and examples/.
+#   check     (make docs-check, part of make test) regenerate into a temporary
+#             copy of the tree and fail if docs/ differs, without touching the
+#             working tree.
+#
+# tfplugindocs is built from tools/docs (scripts/tool.sh) and uses the terraform
+# on PATH, so nothing is downloaded.
+set -euo pipefail
+
+mode=${1:-generate}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+command -v terraform >/dev/null 2>&1 || {
+	echo "docs: the Terraform CLI (terraform) is not on PATH; tfplugindocs needs it" >&2
+	exit 1
+}
+tfplugindocs=$("$root/scripts/tool.sh" tfplugindocs)
+export CHECKPOINT_DISABLE=1
+# tfplugindocs runs terraform init against a local provider; a CLI config
+# with dev_overrides or a missing file only produces noise.
+TF_CLI_CONFIG_FILE=/dev/null
+export TF_CLI_CONFIG_FILE
+
+generate() { # generate DIR
+	(cd "$1" && "$tfplugindocs" generate --provider-name kubeinfer --provider-dir . --rendered-provider-name kubeinfer)
+}
+
+case $mode in
+generate)
+	generate "$root"
+	;;
+check)
+	work=$(mktemp -d "${TMPDIR:-/tmp}/kubeinfer-docs.XXXXXX")
+	trap 'rm -rf -- "$work"' EXIT
+	# A copy of the sources tfplugindocs reads (go files, templates, examples,
+	# docs); no .git, no build output.
+	tar -C "$root" --exclude=./.git --exclude=./dist --exclude=./bin --exclude=./.cache \
+		--exclude='.terraform' --exclude='*.tfstate*' -cf - . | tar -C "$work" -xf -
+	generate "$work" >"$work.log" 2>&1 || {
+		cat "$work.log" >&2
+		rm -f "$work.log"
+		echo "docs: tfplugindocs generate failed" >&2
+		exit 1
+	}
+	rm -f "$work.log"
+	if ! diff -ruN "$root/docs" "$work/docs"; then
+		echo "docs: docs/ is out of date; run 'make docs' and commit the result" >&2
+		exit 1
+	fi
+	echo "docs: docs/ is up to date"
+	;;
+*)
+	echo "usage: docs.sh [generate|check]" >&2
+	exit 2
+	;;
+esac

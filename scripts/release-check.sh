@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# release-check.sh (part of make test): check .goreleaser.yml and run a real
+# snapshot release for linux_amd64 only, then verify what the Terraform
+# Registry needs from a release:
+#
+#   terraform-provider-kubeinfer_<version>_linux_amd64.zip
+#       holding terraform-provider-kubeinfer_v<version>, a static binary built
+#       with -trimpath and -X main.version=<version>;
+#   terraform-provider-kubeinfer_<version>_SHA256SUMS
+#       listing the zip and terraform-provider-kubeinfer_<version>_manifest.json,
+#       with matching sums;
+#   the manifest: {"version":1,"metadata":{"protocol_versions":["6.0"]}}.
+#
+# The snapshot is built from a generated copy of .goreleaser.yml whose only
+# differences are the target list (linux/amd64) and the dist folder (a
+# temporary folder, so dist/ of `make release-snapshot` is left alone).
+# Signing and publishing are skipped. goreleaser is built from tools/release.
+#
+# Environment: RELEASE_CHECK_KEEP=1 keeps the temporary folder and prints it.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+cd "$root"
+goreleaser=$("$root/scripts/tool.sh" goreleaser)
+project=terraform-provider-kubeinfer
+
+fail() {
+	echo "release-check: FAIL: $*" >&2
+	exit 1
+}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/kubeinfer-release.XXXXXX")
+if [[ ${RELEASE_CHECK_KEEP:-0} == 1 ]]; then
+	trap 'echo "release-check: kept $work" >&2' EXIT
+else
+	trap 'rm -rf -- "$work"' EXIT
+fi
+
+echo "release-check: goreleaser check"
+"$goreleaser" check
+
+python3 - "$root/.goreleaser.yml" "$work/goreleaser.yml" "$work/dist" <<'EOF'
+import sys, yaml
+src, dst, dist = sys.argv[1:4]
+with open(src) as f:
+    cfg = yaml.safe_load(f)
+cfg["dist"] = dist
+for b in cfg.get("builds", []):
+    b["goos"], b["goarch"] = ["linux"], ["amd64"]
+    b.pop("ignore", None)
+    b.pop("targets", None)
+with open(dst, "w") as f:
+    yaml.safe_dump(cfg, f, sort_keys=False)
+EOF
+
+echo "release-check: goreleaser release --snapshot (linux_amd64 only)"
+"$goreleaser" release --snapshot --clean --skip=sign,publish --config "$work/goreleaser.yml"
+
+dist=$work/dist
+version=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["version"])' "$dist/metadata.json")
+[[ -n $version ]] || fail "no version in $dist/metadata.json"
+echo "release-check: snapshot version $version"
+
+zip=${project}_${version}_linux_amd64.zip
+sums=${project}_${version}_SHA256SUMS
+manifest=${project}_${version}_manifest.json
+binary=${project}_v${version}
+
+[[ -f $dist/$zip ]] || fail "missing $zip in dist (have: $(cd "$dist" && ls))"
+[[ -f $dist/$sums ]] || fail "missing $sums in dist"
+
+# SHA256SUMS lists exactly the zip and the manifest, with correct sums.
+listed=$(awk '{print $2}' "$dist/$sums" | sort | tr '\n' ' ')
+expected=$(printf '%s\n' "$zip" "$manifest" | sort | tr '\n' ' ')
+[[ $listed == "$expected" ]] || fail "$sums lists [$listed], expected [$expected]"
+(cd "$dist" && grep -F "  $zip" "$sums" | sha256sum -c --quiet -) || fail "checksum mismatch for $zip"
+manifest_sum=$(sha256sum terraform-registry-manifest.json | awk '{print $1}')
+grep -qx "$manifest_sum  $manifest" "$dist/$sums" || fail "$sums does not hold the sum of terraform-registry-manifest.json as $manifest"
+
+# The manifest content.
+python3 - terraform-registry-manifest.json <<'EOF' || fail "terraform-registry-manifest.json is not {\"version\":1,\"metadata\":{\"protocol_versions\":[\"6.0\"]}}"
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m == {"version": 1, "metadata": {"protocol_versions": ["6.0"]}}, m
+EOF
+
+# The zip holds exactly the binary, built as the registry expects.
+entries=$(unzip -Z1 "$dist/$zip" | tr '\n' ' ')
+[[ $entries == "$binary " ]] || fail "$zip holds [$entries], expected [$binary]"
+unzip -q -o "$dist/$zip" -d "$work/unzipped"
+info=$(go version -m "$work/unzipped/$binary") || fail "$binary is not a Go binary"
+grep -q 'GOOS=linux' <<<"$info" || fail "$binary: GOOS is not linux"
+grep -q 'GOARCH=amd64' <<<"$info" || fail "$binary: GOARCH is not amd64"
+grep -q 'CGO_ENABLED=0' <<<"$info" || fail "$binary: not built with CGO_ENABLED=0"
+grep -q -- '-trimpath=true' <<<"$info" || fail "$binary: not built with -trimpath"
+grep -qF -- "-X main.version=$version" <<<"$info" || fail "$binary: version not set with -X main.version=$version"
+
+echo "release-check: artifacts:"
+(cd "$dist" && ls -l "$zip" "$sums" && sed 's/^/    /' "$sums")
+echo "release-check: OK"

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# tool.sh NAME: print the path of a cached build of a pinned development tool,
+# building it first if this version has not been built on this machine.
+#
+#   NAME           module folder   binary built
+#   tfplugindocs   tools/docs      github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs
+#   goreleaser     tools/release   github.com/goreleaser/goreleaser/v2
+#   golangci-lint  tools/lint      github.com/golangci/golangci-lint/v2/cmd/golangci-lint
+#   tofu           tools/tofu      github.com/opentofu/opentofu/cmd/tofu
+#
+# The version is the one required by the module folder's go.mod, so bumping a
+# tool is a go.mod change; binaries are cached as
+# ${KUBEINFER_CACHE_DIR:-$HOME/.cache/kubeinfer}/bin/NAME-VERSION, outside the
+# repository, so fresh clones on the same machine reuse them. Only the path is
+# printed on stdout; progress goes to stderr. Safe to run concurrently.
+set -euo pipefail
+
+name=${1:?usage: tool.sh tfplugindocs|goreleaser|golangci-lint|tofu}
+case $name in
+tfplugindocs) moddir=docs mod=github.com/hashicorp/terraform-plugin-docs pkg=github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs ;;
+goreleaser) moddir=release mod=github.com/goreleaser/goreleaser/v2 pkg=github.com/goreleaser/goreleaser/v2 ;;
+golangci-lint) moddir=lint mod=github.com/golangci/golangci-lint/v2 pkg=github.com/golangci/golangci-lint/v2/cmd/golangci-lint ;;
+tofu) moddir=tofu mod=github.com/opentofu/opentofu pkg=github.com/opentofu/opentofu/cmd/tofu ;;
+*)
+	echo "tool.sh: unknown tool $name" >&2
+	exit 2
+	;;
+esac
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+gomod=$root/tools/$moddir/go.mod
+version=$(awk -v m="$mod" '($1 == "require" && $2 == m) { print $3 } ($1 == m && $2 ~ /^v/) { print $2 }' "$gomod" | head -n1)
+[[ -n $version ]] || {
+	echo "tool.sh: cannot find the version of $mod in $gomod" >&2
+	exit 1
+}
+
+cache_root=${KUBEINFER_CACHE_DIR:-${HOME:?HOME is not set}/.cache/kubeinfer}
+[[ $cache_root == /* ]] || cache_root=$PWD/$cache_root
+bindir=$cache_root/bin
+out=$bindir/$name-$version
+
+if [[ -x $out ]]; then
+	printf '%s\n' "$out"
+	exit 0
+fi
+
+command -v go >/dev/null 2>&1 || {
+	echo "tool.sh: the go command is required to build $name" >&2
+	exit 1
+}
+mkdir -p "$bindir"
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"$bindir/.$name.lock"
+	flock 9
+fi
+if [[ ! -x $out ]]; then
+	tmp=$out.tmp.$$
+	trap 'rm -f -- "$tmp"' EXIT
+	start=$SECONDS
+	echo "tool.sh: building $name $version ($pkg) into $out; first build only, this can take a few minutes" >&2
+	# GOWORK=off: never pick up a go.work from a parent directory.
+	(cd "$root/tools/$moddir" && GOWORK=off GOFLAGS=-buildvcs=false go build -trimpath -o "$tmp" "$pkg")
+	mv -f -- "$tmp" "$out"
+	echo "tool.sh: built $name $version in $((SECONDS - start)) s" >&2
+fi
+printf '%s\n' "$out"
