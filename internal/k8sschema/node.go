@@ -5,6 +5,9 @@ package k8sschema
 
 import (
 	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"reflect"
 	"sort"
 	"strings"
@@ -76,6 +79,10 @@ type Node struct {
 	Elem   *Node   // KindList and KindMap
 
 	index  []int // field index in the parent struct (through inlined embedded structs)
+	// The node's types, computed once: the framework asks for them for every value it walks,
+	// and rebuilding a ~2,000-attribute object type each time makes plans quadratic.
+	tfType   tftypes.Type
+	attrType attr.Type
 	byTF   map[string]*Node
 	byJSON map[string]*Node
 	path   string // dotted JSON path from the root, list elements included as "[]"
@@ -138,6 +145,7 @@ func Build(t reflect.Type, opts Options) *Node {
 	}
 	root := &Node{Kind: KindObject, GoType: t}
 	b.fillStruct(root, t, "", Optional)
+	root.computeTypes()
 	return root
 }
 

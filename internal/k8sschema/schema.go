@@ -8,8 +8,35 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
+// computeTypes fills the cached types bottom-up.
+func (n *Node) computeTypes() {
+	for _, f := range n.Fields {
+		f.computeTypes()
+	}
+	if n.Elem != nil {
+		n.Elem.computeTypes()
+	}
+	n.tfType = n.buildTFType()
+	n.attrType = n.buildAttrType()
+}
+
 // TFType is the Terraform type of the node's value.
 func (n *Node) TFType() tftypes.Type {
+	if n.tfType != nil {
+		return n.tfType
+	}
+	return n.buildTFType()
+}
+
+// AttrType is the framework type of the node's value.
+func (n *Node) AttrType() attr.Type {
+	if n.attrType != nil {
+		return n.attrType
+	}
+	return n.buildAttrType()
+}
+
+func (n *Node) buildTFType() tftypes.Type {
 	switch n.Kind {
 	case KindString:
 		return tftypes.String
@@ -30,8 +57,7 @@ func (n *Node) TFType() tftypes.Type {
 	}
 }
 
-// AttrType is the framework type of the node's value.
-func (n *Node) AttrType() attr.Type {
+func (n *Node) buildAttrType() attr.Type {
 	switch n.Kind {
 	case KindString:
 		return types.StringType
@@ -103,18 +129,20 @@ func (n *Node) ResourceAttribute() rschema.Attribute {
 	case KindList:
 		if n.Elem.Kind == KindObject {
 			return rschema.ListNestedAttribute{Required: req, Optional: opt, Computed: comp, Sensitive: n.Sensitive, MarkdownDescription: desc,
-				NestedObject: rschema.NestedAttributeObject{Attributes: n.Elem.ResourceAttributes()}}
+				CustomType:   n.AttrType().(types.ListType),
+				NestedObject: rschema.NestedAttributeObject{Attributes: n.Elem.ResourceAttributes(), CustomType: n.Elem.AttrType().(types.ObjectType)}}
 		}
 		return rschema.ListAttribute{Required: req, Optional: opt, Computed: comp, Sensitive: n.Sensitive, MarkdownDescription: desc, ElementType: n.Elem.AttrType()}
 	case KindMap:
 		if n.Elem.Kind == KindObject {
 			return rschema.MapNestedAttribute{Required: req, Optional: opt, Computed: comp, Sensitive: n.Sensitive, MarkdownDescription: desc,
-				NestedObject: rschema.NestedAttributeObject{Attributes: n.Elem.ResourceAttributes()}}
+				CustomType:   n.AttrType().(types.MapType),
+				NestedObject: rschema.NestedAttributeObject{Attributes: n.Elem.ResourceAttributes(), CustomType: n.Elem.AttrType().(types.ObjectType)}}
 		}
 		return rschema.MapAttribute{Required: req, Optional: opt, Computed: comp, Sensitive: n.Sensitive, MarkdownDescription: desc, ElementType: n.Elem.AttrType()}
 	default:
 		return rschema.SingleNestedAttribute{Required: req, Optional: opt, Computed: comp, Sensitive: n.Sensitive, MarkdownDescription: desc,
-			Attributes: n.ResourceAttributes()}
+			CustomType: n.AttrType().(types.ObjectType), Attributes: n.ResourceAttributes()}
 	}
 }
 
@@ -147,17 +175,19 @@ func (n *Node) dataSourceAttribute(inputs map[string]Mode) dschema.Attribute {
 	case KindList:
 		if n.Elem.Kind == KindObject {
 			return dschema.ListNestedAttribute{Computed: true, Sensitive: n.Sensitive, MarkdownDescription: desc,
-				NestedObject: dschema.NestedAttributeObject{Attributes: n.Elem.DataSourceAttributes(inputs)}}
+				CustomType:   n.AttrType().(types.ListType),
+				NestedObject: dschema.NestedAttributeObject{Attributes: n.Elem.DataSourceAttributes(inputs), CustomType: n.Elem.AttrType().(types.ObjectType)}}
 		}
 		return dschema.ListAttribute{Computed: true, Sensitive: n.Sensitive, MarkdownDescription: desc, ElementType: n.Elem.AttrType()}
 	case KindMap:
 		if n.Elem.Kind == KindObject {
 			return dschema.MapNestedAttribute{Computed: true, Sensitive: n.Sensitive, MarkdownDescription: desc,
-				NestedObject: dschema.NestedAttributeObject{Attributes: n.Elem.DataSourceAttributes(inputs)}}
+				CustomType:   n.AttrType().(types.MapType),
+				NestedObject: dschema.NestedAttributeObject{Attributes: n.Elem.DataSourceAttributes(inputs), CustomType: n.Elem.AttrType().(types.ObjectType)}}
 		}
 		return dschema.MapAttribute{Computed: true, Sensitive: n.Sensitive, MarkdownDescription: desc, ElementType: n.Elem.AttrType()}
 	default:
 		return dschema.SingleNestedAttribute{Required: req, Optional: opt, Computed: comp, Sensitive: n.Sensitive, MarkdownDescription: desc,
-			Attributes: n.DataSourceAttributes(inputs)}
+			CustomType: n.AttrType().(types.ObjectType), Attributes: n.DataSourceAttributes(inputs)}
 	}
 }

@@ -1589,6 +1589,148 @@ func corpusMutations() []mutation {
 		})),
 		invalid(vVCTSpec, "storage-negative", vctSpec(func(s *corev1.PersistentVolumeClaimSpec) { s.Resources.Requests["storage"] = qty("-1Gi") })),
 	)
+	// --- Fields of feature gates that are off in v1.37 (dropped, never rejected)
+	const gated = "gatedFields"
+	add(
+		valid(gated, "lifecycle-stopSignal", ctr(func(c *corev1.Container) {
+			c.Lifecycle = &corev1.Lifecycle{StopSignal: ptr.To[corev1.Signal]("SIGBOGUS")}
+		})),
+		valid(gated, "httpGet-protocol", rp(handler(corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/", Port: intstr.FromInt32(8080),
+			Protocol: ptr.To[corev1.HTTPProtocol]("Bogus")}}))),
+		valid(gated, "grpc-mode", rp(handler(corev1.ProbeHandler{GRPC: &corev1.GRPCAction{Port: 9000, Mode: ptr.To[corev1.GRPCProbeMode]("Bogus")}}))),
+		valid(gated, "emptyDir-mode", addVol(corev1.Volume{Name: "moded", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{Mode: ptr.To[int32](0o7777)}}})),
+		valid(gated, "bindMountOptions", scratchMount(func(m *corev1.VolumeMount, _ *corev1.Container) { m.BindMountOptions = []string{"bogus"} })),
+		valid(gated, "schedulingGroup", spec(func(s *corev1.PodSpec) { s.SchedulingGroup = &corev1.PodSchedulingGroup{PodGroupName: str("Bad_Name")} })),
+	)
+	const resize, rules2, psec = "container/resizePolicy", "restartPolicy/rules", "securityContext/pod"
+	add(
+		valid(resize, "cpu-NotRequired", ctr(func(c *corev1.Container) {
+			c.ResizePolicy = []corev1.ContainerResizePolicy{{ResourceName: "cpu", RestartPolicy: corev1.NotRequired}}
+		})),
+		valid(resize, "memory-RestartContainer", ctr(func(c *corev1.Container) {
+			c.ResizePolicy = []corev1.ContainerResizePolicy{{ResourceName: "memory", RestartPolicy: corev1.RestartContainer}}
+		})),
+		invalid(resize, "gpu", ctr(func(c *corev1.Container) {
+			c.ResizePolicy = []corev1.ContainerResizePolicy{{ResourceName: "nvidia.com/gpu", RestartPolicy: corev1.NotRequired}}
+		})),
+		invalid(resize, "policy-Foo", ctr(func(c *corev1.Container) {
+			c.ResizePolicy = []corev1.ContainerResizePolicy{{ResourceName: "cpu", RestartPolicy: "Foo"}}
+		})),
+		invalid(resize, "duplicate", ctr(func(c *corev1.Container) {
+			c.ResizePolicy = []corev1.ContainerResizePolicy{{ResourceName: "cpu", RestartPolicy: corev1.NotRequired}, {ResourceName: "cpu", RestartPolicy: corev1.RestartContainer}}
+		})),
+		invalid(resize, "classic-init-RestartContainer", initCtr(corev1.Container{Name: "init-x", Image: "busybox:1.36",
+			ResizePolicy: []corev1.ContainerResizePolicy{{ResourceName: "cpu", RestartPolicy: corev1.RestartContainer}}})),
+	)
+	rule := func(a corev1.ContainerRestartRuleAction, op corev1.ContainerRestartRuleOnExitCodesOperator, n int) corev1.ContainerRestartRule {
+		vals := make([]int32, n)
+		for i := range vals {
+			vals[i] = int32(i + 1)
+		}
+		return corev1.ContainerRestartRule{Action: a, ExitCodes: &corev1.ContainerRestartRuleOnExitCodes{Operator: op, Values: vals}}
+	}
+	withRules := func(rs ...corev1.ContainerRestartRule) mfn {
+		return ctr(func(c *corev1.Container) {
+			c.RestartPolicy, c.RestartPolicyRules = ptr.To(corev1.ContainerRestartPolicyNever), rs
+		})
+	}
+	add(
+		valid(rules2, "RestartAllContainers", withRules(rule(corev1.ContainerRestartRuleActionRestartAllContainers, corev1.ContainerRestartRuleOnExitCodesOpNotIn, 1))),
+		invalid(rules2, "action-Foo", withRules(rule("Foo", corev1.ContainerRestartRuleOnExitCodesOpIn, 1))),
+		invalid(rules2, "operator-Foo", withRules(rule(corev1.ContainerRestartRuleActionRestart, "Foo", 1))),
+		valid(rules2, "255-values", withRules(rule(corev1.ContainerRestartRuleActionRestart, corev1.ContainerRestartRuleOnExitCodesOpIn, 255))),
+		invalid(rules2, "256-values", withRules(rule(corev1.ContainerRestartRuleActionRestart, corev1.ContainerRestartRuleOnExitCodesOpIn, 256))),
+		invalid(rules2, "no-exitCodes", withRules(corev1.ContainerRestartRule{Action: corev1.ContainerRestartRuleActionRestart})),
+		valid(rules2, "20-rules", withRules(func() []corev1.ContainerRestartRule {
+			var rs []corev1.ContainerRestartRule
+			for i := 0; i < 20; i++ {
+				rs = append(rs, rule(corev1.ContainerRestartRuleActionRestart, corev1.ContainerRestartRuleOnExitCodesOpIn, 1))
+			}
+			return rs
+		}()...)),
+		invalid(rules2, "21-rules", withRules(func() []corev1.ContainerRestartRule {
+			var rs []corev1.ContainerRestartRule
+			for i := 0; i < 21; i++ {
+				rs = append(rs, rule(corev1.ContainerRestartRuleActionRestart, corev1.ContainerRestartRuleOnExitCodesOpIn, 1))
+			}
+			return rs
+		}()...)),
+	)
+	add(
+		invalid(psec, "net-sysctl-hostNetwork", func(t *corev1.PodTemplateSpec, v *[]corev1.PersistentVolumeClaim) {
+			t.Spec.HostNetwork = true
+			psc(func(sc *corev1.PodSecurityContext) {
+				sc.Sysctls = []corev1.Sysctl{{Name: "net.core.somaxconn", Value: "1024"}}
+			})(t, v)
+		}),
+		valid(psec, "kernel-sysctl-hostNetwork", func(t *corev1.PodTemplateSpec, v *[]corev1.PersistentVolumeClaim) {
+			t.Spec.HostNetwork = true
+			psc(func(sc *corev1.PodSecurityContext) {
+				sc.Sysctls = []corev1.Sysctl{{Name: "kernel.shm_rmid_forced", Value: "1"}}
+			})(t, v)
+		}),
+		invalid(psec, "sysctl-duplicate", psc(func(sc *corev1.PodSecurityContext) {
+			sc.Sysctls = []corev1.Sysctl{{Name: "net.core.somaxconn", Value: "1"}, {Name: "net.core.somaxconn", Value: "2"}}
+		})),
+		invalid(psec, "fsGroupChangePolicy-Foo", psc(func(sc *corev1.PodSecurityContext) {
+			sc.FSGroupChangePolicy = ptr.To[corev1.PodFSGroupChangePolicy]("Foo")
+		})),
+		valid(psec, "fsGroupChangePolicy-OnRootMismatch", psc(func(sc *corev1.PodSecurityContext) {
+			sc.FSGroupChangePolicy = ptr.To(corev1.FSGroupChangeOnRootMismatch)
+		})),
+		invalid(psec, "supplementalGroupsPolicy-Foo", psc(func(sc *corev1.PodSecurityContext) {
+			sc.SupplementalGroupsPolicy = ptr.To[corev1.SupplementalGroupsPolicy]("Foo")
+		})),
+		valid(psec, "supplementalGroupsPolicy-Strict", psc(func(sc *corev1.PodSecurityContext) {
+			sc.SupplementalGroupsPolicy = ptr.To(corev1.SupplementalGroupsPolicyStrict)
+		})),
+		invalid(psec, "seLinuxChangePolicy-Foo", psc(func(sc *corev1.PodSecurityContext) {
+			sc.SELinuxChangePolicy = ptr.To[corev1.PodSELinuxChangePolicy]("Foo")
+		})),
+		invalid(psec, "supplementalGroup--1", psc(func(sc *corev1.PodSecurityContext) { sc.SupplementalGroups = []int64{-1} })),
+		valid(psec, "windows-hostProcess", func(t *corev1.PodTemplateSpec, v *[]corev1.PersistentVolumeClaim) {
+			t.Spec.OS = &corev1.PodOS{Name: corev1.Windows}
+			t.Spec.HostNetwork = true
+			t.Spec.SecurityContext = &corev1.PodSecurityContext{WindowsOptions: &corev1.WindowsSecurityContextOptions{HostProcess: ptr.To(true)}}
+			for i := range t.Spec.Containers {
+				t.Spec.Containers[i].SecurityContext = nil
+			}
+			for i := range t.Spec.InitContainers {
+				t.Spec.InitContainers[i].SecurityContext = nil
+			}
+		}),
+		invalid(psec, "windows-hostProcess-no-hostNetwork", func(t *corev1.PodTemplateSpec, v *[]corev1.PersistentVolumeClaim) {
+			t.Spec.OS = &corev1.PodOS{Name: corev1.Windows}
+			t.Spec.SecurityContext = &corev1.PodSecurityContext{WindowsOptions: &corev1.WindowsSecurityContextOptions{HostProcess: ptr.To(true)}}
+			for i := range t.Spec.Containers {
+				t.Spec.Containers[i].SecurityContext = nil
+			}
+		}),
+	)
+	add(
+		valid(rHuge, "limit-only", func(t *corev1.PodTemplateSpec, v *[]corev1.PersistentVolumeClaim) {
+			res("memory", "1Gi", "1Gi")(t, v)
+			res("hugepages-1Gi", "", "2Gi")(t, v)
+		}),
+		invalid(rHuge, "request-only", func(t *corev1.PodTemplateSpec, v *[]corev1.PersistentVolumeClaim) {
+			res("memory", "1Gi", "1Gi")(t, v)
+			res("hugepages-1Gi", "2Gi", "")(t, v)
+		}),
+		invalid(vSrc, "nfs-relative", addVol(corev1.Volume{Name: "nfs", VolumeSource: corev1.VolumeSource{NFS: &corev1.NFSVolumeSource{Server: "10.0.0.5", Path: "exports"}}})),
+		valid(vSrc, "nfs", addVol(corev1.Volume{Name: "nfs", VolumeSource: corev1.VolumeSource{NFS: &corev1.NFSVolumeSource{Server: "10.0.0.5", Path: "/exports"}}})),
+		valid(vSrc, "csi", addVol(corev1.Volume{Name: "csi", VolumeSource: corev1.VolumeSource{CSI: &corev1.CSIVolumeSource{Driver: "secrets-store.csi.k8s.io"}}})),
+		invalid(vSrc, "csi-bad-driver", addVol(corev1.Volume{Name: "csi", VolumeSource: corev1.VolumeSource{CSI: &corev1.CSIVolumeSource{Driver: "Bad_Driver"}}})),
+		invalid(vSrc, "projected-duplicate-path", addVol(corev1.Volume{Name: "proj", VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{
+			{ConfigMap: &corev1.ConfigMapProjection{LocalObjectReference: corev1.LocalObjectReference{Name: "a"}, Items: []corev1.KeyToPath{{Key: "k", Path: "same"}}}},
+			{Secret: &corev1.SecretProjection{LocalObjectReference: corev1.LocalObjectReference{Name: "b"}, Items: []corev1.KeyToPath{{Key: "k", Path: "same"}}}},
+		}}}})),
+		valid(vSrc, "clusterTrustBundle", addVol(corev1.Volume{Name: "ctb", VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{
+			{ClusterTrustBundle: &corev1.ClusterTrustBundleProjection{Name: str("example.com:ca:root"), Path: "ca.pem"}}}}}})),
+		invalid(vSrc, "clusterTrustBundle-name-and-signer", addVol(corev1.Volume{Name: "ctb", VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{
+			{ClusterTrustBundle: &corev1.ClusterTrustBundleProjection{Name: str("x"), SignerName: str("example.com/ca"), Path: "ca.pem"}}}}}})),
+		invalid(vSrc, "gitRepo-absolute-directory", addVol(corev1.Volume{Name: "git", VolumeSource: corev1.VolumeSource{GitRepo: &corev1.GitRepoVolumeSource{ //nolint:staticcheck
+			Repository: "https://example.com/repo.git", Directory: "/abs"}}})),
+	)
 	return ms
 }
 

@@ -216,8 +216,18 @@ func specMutations() []plcMutation {
 		want := v == 0 || (v >= 1 && v <= 10_000_000)
 		add(fmt.Sprintf("queues %d (handSize 1)", v), want, onQueuing(func(q *flowcontrolv1.QueuingConfiguration) { q.Queues, q.HandSize = v, 1 }))
 	}
-	for _, v := range []int32{-1, 0, 1, 8, 9} { // queues default 64 unless the base sets 16
-		add(fmt.Sprintf("handSize %d", v), v >= 0 && v <= 8, onQueuing(func(q *flowcontrolv1.QueuingConfiguration) { q.HandSize = v }))
+	for _, v := range []int32{-1, 0, 1} {
+		add(fmt.Sprintf("handSize %d", v), v >= 0, onQueuing(func(q *flowcontrolv1.QueuingConfiguration) { q.HandSize = v }))
+	}
+	// the largest legal handSize for the base's queues (default 64), and the next one
+	for _, d := range []int32{0, 1} {
+		add(fmt.Sprintf("handSize max+%d for the base's queues", d), d == 0, onQueuing(func(q *flowcontrolv1.QueuingConfiguration) {
+			queues := q.Queues
+			if queues == 0 {
+				queues = plc.DefaultQueues
+			}
+			q.HandSize = plc.MaxHandSize(queues) + d
+		}))
 	}
 	for _, v := range []int32{-1, 0, 1, 50, math.MaxInt32} {
 		add(fmt.Sprintf("queueLengthLimit %d", v), v >= 0, onQueuing(func(q *flowcontrolv1.QueuingConfiguration) { q.QueueLengthLimit = v }))
@@ -256,10 +266,14 @@ func entropyMutations() []plcMutation {
 
 // maxQueuesFor is the largest queues value (at most 10^7) for which handSize h is legal, 0 if none.
 func maxQueuesFor(h int32) int32 {
-	lo, hi := int32(0), int32(10_000_000)
+	if plc.RequiredEntropyBits(int(h), int(h)) > plc.MaxHashBits {
+		return 0
+	}
+	// legal for queues in [h, max]: search that range
+	lo, hi := h, int32(10_000_000)
 	for lo < hi {
 		mid := lo + (hi-lo+1)/2
-		if mid >= h && plc.RequiredEntropyBits(int(mid), int(h)) <= plc.MaxHashBits {
+		if plc.RequiredEntropyBits(int(mid), int(h)) <= plc.MaxHashBits {
 			lo = mid
 		} else {
 			hi = mid - 1
@@ -285,7 +299,9 @@ func mandatoryCases() []parityCase {
 		s.Exempt = &flowcontrolv1.ExemptPriorityLevelConfiguration{NominalConcurrencyShares: ptr32(50), LendablePercent: ptr32(100)}
 	})
 	add("exempt fields unset", true, "exempt", func(s *flowcontrolv1.PriorityLevelConfigurationSpec) { s.Exempt = nil })
-	add("exempt empty", true, "exempt", func(s *flowcontrolv1.PriorityLevelConfigurationSpec) { s.Exempt = &flowcontrolv1.ExemptPriorityLevelConfiguration{} })
+	add("exempt empty", true, "exempt", func(s *flowcontrolv1.PriorityLevelConfigurationSpec) {
+		s.Exempt = &flowcontrolv1.ExemptPriorityLevelConfiguration{}
+	})
 	add("exempt shares -1", false, "exempt", func(s *flowcontrolv1.PriorityLevelConfigurationSpec) { s.Exempt.NominalConcurrencyShares = ptr32(-1) })
 	add("exempt shares MaxInt32", true, "exempt", func(s *flowcontrolv1.PriorityLevelConfigurationSpec) {
 		s.Exempt.NominalConcurrencyShares = ptr32(math.MaxInt32)
@@ -337,7 +353,6 @@ func mandatoryCases() []parityCase {
 
 func plcCorpus() []parityCase {
 	var cases []parityCase
-	cases = append(cases, parityCase{desc: "exempt-less: every base unchanged"})[:0]
 	for bi, b := range plcBases {
 		cases = append(cases, parityCase{desc: b.name + ": unchanged", obj: b.make(fmt.Sprintf("parity-plc-%d-base", bi)), want: true})
 	}
@@ -357,10 +372,10 @@ func plcCorpus() []parityCase {
 	apply(metaMutations(), plcBases)
 	apply(specMutations(), plcBases)
 	apply(entropyMutations(), plcBases[:2])
-	// pairs of rules broken at once: both errors must be reported
-	pairs := specMutations()
-	for k := 0; k+1 < len(pairs); k += 3 {
-		a, b := pairs[k], pairs[k+1]
+	// a metadata rule and a spec rule at once: both errors must be reported
+	meta := metaMutations()
+	for k, a := range specMutations() {
+		b := meta[(k*7)%len(meta)]
 		i++
 		o := plcBases[1].make(fmt.Sprintf("parity-plc-pair-%04d", i))
 		if a.fn(o) && b.fn(o) {
@@ -400,7 +415,11 @@ func providerVerdict(o *flowcontrolv1.PriorityLevelConfiguration) verdict {
 	for i, e := range errs {
 		fields[i] = e.Field
 	}
-	return verdict{valid: len(errs) == 0, paths: pathsOf(fields), msg: errs.ToAggregate().Error()}
+	v := verdict{valid: len(errs) == 0, paths: pathsOf(fields)}
+	if agg := errs.ToAggregate(); agg != nil {
+		v.msg = agg.Error()
+	}
+	return v
 }
 
 func toUnstructured(o runtime.Object) (*unstructured.Unstructured, error) {

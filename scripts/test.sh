@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# test.sh [PHASE...]: the project's test pipeline, phase by phase, with the
+# time of each. `make test` (and .ci/run) runs every phase; other make targets
+# run one or two. With no argument, all phases run in this order:
+#
+#   terraform      the Terraform CLI is on PATH (fails clearly otherwise)
+#   assets         etcd + kube-apiserver built and cached (tools/testcluster/ensure.sh)
+#   go             unit + acceptance tests, TF_ACC=1, on real API servers
+#                  (go test -p 2: at most two packages run a cluster at once)
+#   docs           docs/ matches what tfplugindocs generates now
+#   examples       terraform fmt -check and terraform validate of every example folder
+#   release        goreleaser check + linux_amd64 snapshot with artifact checks
+#   tofu           OpenTofu built and cached (tools/tofu)
+#   tofu-acc       the acceptance tests again, under OpenTofu
+#   tofu-examples  tofu validate of every example folder
+#
+# Other phases: unit (unit tests only, no cluster), acc (acceptance tests
+# only, Terraform).
+#
+# Every phase runs even if an earlier one failed (except that the phases
+# needing a tool are skipped when building the tool failed); the summary at
+# the end lists each phase's result and time, and the exit status is non-zero
+# if any failed.
+#
+# Environment:
+#   TEST_TIMEOUT   go test -timeout (default 40m)
+#   TEST_P         go test -p (default 2)
+#   TESTARGS       extra go test arguments, e.g. '-run TestAccFlowSchema -v'
+#   TERRAFORM      Terraform CLI (default terraform)
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+cd "$root" || exit 1
+
+TEST_TIMEOUT=${TEST_TIMEOUT:-40m}
+TEST_P=${TEST_P:-2}
+TESTARGS=${TESTARGS:-}
+TERRAFORM=${TERRAFORM:-terraform}
+export CHECKPOINT_DISABLE=1
+
+all_phases=(terraform assets go docs examples release tofu tofu-acc tofu-examples)
+phases=("$@")
+((${#phases[@]} > 0)) || phases=("${all_phases[@]}")
+
+# shellcheck disable=SC2206 # TESTARGS is split on purpose.
+testargs=($TESTARGS)
+
+tofu_bin=
+
+phase_terraform() {
+	if ! command -v "$TERRAFORM" >/dev/null 2>&1; then
+		echo "The Terraform CLI ($TERRAFORM) is not on PATH." >&2
+		echo "Install Terraform >= 1.8 (https://developer.hashicorp.com/terraform/install), or set TERRAFORM=/path/to/terraform." >&2
+		return 1
+	fi
+	"$TERRAFORM" version | head -n1
+}
+
+phase_assets() {
+	KUBEINFER_TEST_ASSETS=$(tools/testcluster/ensure.sh) || return 1
+	export KUBEINFER_TEST_ASSETS
+	echo "cluster binaries: $KUBEINFER_TEST_ASSETS"
+}
+
+ensure_assets() {
+	[[ -n ${KUBEINFER_TEST_ASSETS:-} ]] || phase_assets
+}
+
+terraform_path() {
+	TF_ACC_TERRAFORM_PATH=$(command -v "$TERRAFORM") || {
+		echo "the Terraform CLI ($TERRAFORM) is not on PATH" >&2
+		return 1
+	}
+	export TF_ACC_TERRAFORM_PATH
+}
+
+phase_unit() {
+	env -u TF_ACC go test -p "$TEST_P" -count=1 -timeout 10m "${testargs[@]}" ./...
+}
+
+phase_go() {
+	ensure_assets || return 1
+	terraform_path || return 1
+	# -count=1: acceptance results depend on the CLI and cluster, which the
+	# test cache does not track.
+	TF_ACC=1 go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" "${testargs[@]}" ./...
+}
+
+phase_acc() {
+	ensure_assets || return 1
+	terraform_path || return 1
+	TF_ACC=1 go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" -run '^TestAcc' "${testargs[@]}" ./...
+}
+
+phase_docs() {
+	scripts/docs.sh check
+}
+
+phase_examples() {
+	local rc=0
+	"$TERRAFORM" fmt -check -recursive -diff examples/ || {
+		echo "examples/ is not formatted: run 'make fmt'" >&2
+		rc=1
+	}
+	scripts/validate-examples.sh "$TERRAFORM" || rc=1
+	return $rc
+}
+
+phase_release() {
+	scripts/release-check.sh
+}
+
+phase_tofu() {
+	tofu_bin=$(scripts/tool.sh tofu) || return 1
+	"$tofu_bin" version | head -n1
+}
+
+ensure_tofu() {
+	[[ -n $tofu_bin ]] || phase_tofu
+}
+
+phase_tofu-acc() {
+	ensure_tofu || return 1
+	ensure_assets || return 1
+	# OpenTofu resolves the provider on registry.opentofu.org; without these
+	# terraform-plugin-testing's configuration uses the legacy "-" namespace.
+	TF_ACC=1 TF_ACC_TERRAFORM_PATH=$tofu_bin \
+		TF_ACC_PROVIDER_HOST=registry.opentofu.org TF_ACC_PROVIDER_NAMESPACE=kubeinfer \
+		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" -run '^TestAcc' "${testargs[@]}" ./...
+}
+
+phase_tofu-examples() {
+	ensure_tofu || return 1
+	scripts/validate-examples.sh "$tofu_bin"
+}
+
+results=()
+failed=0
+total_start=$SECONDS
+for p in "${phases[@]}"; do
+	if ! declare -F "phase_$p" >/dev/null; then
+		echo "test.sh: unknown phase $p (phases: ${all_phases[*]} unit acc)" >&2
+		exit 2
+	fi
+	printf '\n==> [%s] %s\n' "$(date +%H:%M:%S)" "$p"
+	start=$SECONDS
+	"phase_$p"
+	rc=$?
+	took=$((SECONDS - start))
+	if ((rc == 0)); then
+		status=ok
+	else
+		status=FAILED
+		failed=1
+	fi
+	printf '==> %s: %s in %d s\n' "$p" "$status" "$took"
+	results+=("$(printf '%-14s %-7s %5d s' "$p" "$status" "$took")")
+	# Nothing can run without the Terraform CLI.
+	if [[ $p == terraform && $status != ok ]]; then
+		break
+	fi
+done
+
+printf '\n==> summary\n'
+printf '    %s\n' "${results[@]}"
+printf '    %-14s %-7s %5d s\n' total "$( ((failed)) && echo FAILED || echo ok)" $((SECONDS - total_start))
+exit $failed
