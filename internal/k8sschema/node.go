@@ -78,14 +78,14 @@ type Node struct {
 	Fields []*Node // KindObject, in schema order
 	Elem   *Node   // KindList and KindMap
 
-	index  []int // field index in the parent struct (through inlined embedded structs)
+	index []int // field index in the parent struct (through inlined embedded structs)
 	// The node's types, computed once: the framework asks for them for every value it walks,
 	// and rebuilding a ~2,000-attribute object type each time makes plans quadratic.
 	tfType   tftypes.Type
 	attrType attr.Type
-	byTF   map[string]*Node
-	byJSON map[string]*Node
-	path   string // dotted JSON path from the root, list elements included as "[]"
+	byTF     map[string]*Node
+	byJSON   map[string]*Node
+	path     string // dotted JSON path from the root, list elements included as "[]"
 }
 
 // Field returns the child with the given Terraform name.
