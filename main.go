@@ -2,11 +2,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/provider"
 )
@@ -19,13 +18,11 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "set to true to run the provider with support for debuggers like delve")
 	flag.Parse()
 
-	opts := providerserver.ServeOpts{
-		Address:         "registry.terraform.io/kubeinfer/kubeinfer",
-		Debug:           debug,
-		ProtocolVersion: 6,
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
 	}
-
-	if err := providerserver.Serve(context.Background(), provider.New(version), opts); err != nil {
+	if err := tf6server.Serve("registry.terraform.io/kubeinfer/kubeinfer", provider.NewServer(version), opts...); err != nil {
 		log.Fatal(err.Error())
 	}
 }

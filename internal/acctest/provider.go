@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/provider"
@@ -13,7 +12,7 @@ import (
 // ProviderFactories serve the provider in-process to the Terraform CLI that
 // terraform-plugin-testing runs.
 var ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"kubeinfer": providerserver.NewProtocol6WithError(provider.New("test")()),
+	"kubeinfer": func() (tfprotov6.ProviderServer, error) { return provider.NewServer("test")(), nil },
 }
 
 // ProviderConfig is a provider block pointing at the shared test cluster.

@@ -368,3 +368,47 @@ func FillDefaults(n *Node, config, plan, defaulted tftypes.Value) tftypes.Value 
 func HasUnknown(v tftypes.Value) bool {
 	return !v.IsFullyKnown()
 }
+
+// MarkComputedUnknown marks the computed attributes of node n that the configuration leaves
+// null as unknown in the plan, as the framework does when a resource changes.
+func MarkComputedUnknown(n *Node, config, plan tftypes.Value) tftypes.Value {
+	if (n.Mode == Computed || n.Mode == OptionalComputed) && config.IsNull() {
+		return tftypes.NewValue(n.TFType(), tftypes.UnknownValue)
+	}
+	if !config.IsKnown() || config.IsNull() || !plan.IsKnown() || plan.IsNull() {
+		return plan
+	}
+	switch n.Kind {
+	case KindObject:
+		var ca, pa map[string]tftypes.Value
+		_ = config.As(&ca)
+		_ = plan.As(&pa)
+		out := make(map[string]tftypes.Value, len(pa))
+		for _, f := range n.Fields {
+			out[f.TFName] = MarkComputedUnknown(f, ca[f.TFName], pa[f.TFName])
+		}
+		return tftypes.NewValue(plan.Type(), out)
+	case KindList:
+		var cl, pl []tftypes.Value
+		_ = config.As(&cl)
+		_ = plan.As(&pl)
+		if len(cl) != len(pl) {
+			return plan
+		}
+		out := make([]tftypes.Value, len(pl))
+		for i := range pl {
+			out[i] = MarkComputedUnknown(n.Elem, cl[i], pl[i])
+		}
+		return tftypes.NewValue(plan.Type(), out)
+	case KindMap:
+		var cm, pm map[string]tftypes.Value
+		_ = config.As(&cm)
+		_ = plan.As(&pm)
+		out := make(map[string]tftypes.Value, len(pm))
+		for k, v := range pm {
+			out[k] = MarkComputedUnknown(n.Elem, cm[k], v)
+		}
+		return tftypes.NewValue(plan.Type(), out)
+	}
+	return plan
+}

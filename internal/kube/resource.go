@@ -203,37 +203,44 @@ func dedupe(errs field.ErrorList) field.ErrorList {
 }
 
 // ModifyPlan plans the server's defaults, the identifier and replacements.
-func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return // destroy
+func (r *Resource) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	planned, replace, diags := r.planChange(req.Config.Raw, req.Plan.Raw, req.State.Raw)
+	resp.Plan.Raw = planned
+	resp.RequiresReplace = append(resp.RequiresReplace, replace...)
+	resp.Diagnostics.Append(diags...)
+}
+
+// planChange computes the planned value from the configuration, Terraform's proposed value
+// (plan) and the prior state: the server's defaults for unset fields, the identifier, the
+// fields whose change forces a replacement, and update-time rules.
+func (r *Resource) planChange(config, plan, prior tftypes.Value) (tftypes.Value, path.Paths, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if plan.IsNull() {
+		return plan, nil, nil // destroy
 	}
 	node := r.kind.Node()
-	plan := req.Plan.Raw
 	// Defaults come from the configuration, not the prior state, so that a value changed out of
 	// band in a field the user left to its default shows as drift.
 	defaulted := r.kind.NewObject()
-	k8sschema.Decode(node, req.Config.Raw, defaulted, nil)
+	k8sschema.Decode(node, config, defaulted, nil)
 	if r.kind.Defaults != nil {
-		r.kind.Defaults(defaulted, req.Config.Raw)
+		r.kind.Defaults(defaulted, config)
 	}
-	planned := k8sschema.FillDefaults(node, req.Config.Raw, plan, k8sschema.Encode(node, defaulted))
-	attrs := objectAttrs(planned)
-	extras := attrs
+	planned := k8sschema.FillDefaults(node, config, plan, k8sschema.Encode(node, defaulted))
 	if r.kind.Hooks.PlanObject != nil {
-		planned = r.kind.Hooks.PlanObject(planned, req.State.Raw, extras)
-		attrs = objectAttrs(planned)
+		planned = r.kind.Hooks.PlanObject(planned, prior, objectAttrs(planned))
 	}
+	attrs := objectAttrs(planned)
 	if id, ok := r.plannedID(attrs); ok {
 		attrs[attrID] = tftypes.NewValue(tftypes.String, id)
 	}
 	planned = tftypes.NewValue(plan.Type(), attrs)
-	resp.Plan.Raw = planned
-
-	if req.State.Raw.IsNull() {
-		return
+	if prior.IsNull() {
+		return planned, nil, nil
 	}
+
 	oldObj := r.kind.NewObject()
-	k8sschema.Decode(node, req.State.Raw, oldObj, nil)
+	k8sschema.Decode(node, prior, oldObj, nil)
 	newObj := r.kind.NewObject()
 	dec := k8sschema.Decode(node, planned, newObj, nil)
 	var replace []*field.Path
@@ -247,14 +254,15 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	if r.kind.ReplaceOn != nil {
 		replace = append(replace, r.kind.ReplaceOn(newObj, oldObj)...)
 	}
+	var paths path.Paths
 	for _, p := range replace {
 		ap, _ := k8sschema.AttributePath(node, p.String())
-		resp.RequiresReplace = append(resp.RequiresReplace, ap)
+		paths = append(paths, ap)
 	}
 	if r.kind.ValidateUpdate != nil && len(replace) == 0 {
-		resp.Diagnostics.Append(k8sschema.Diagnostics(node, r.kind.ValidateUpdate(newObj, oldObj), dec.Unknown)...)
+		diags.Append(k8sschema.Diagnostics(node, r.kind.ValidateUpdate(newObj, oldObj), dec.Unknown)...)
 	}
-	_ = ctx
+	return planned, paths, diags
 }
 
 func unknownAt(d *k8sschema.Decoded, p string) bool {

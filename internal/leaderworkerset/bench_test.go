@@ -40,7 +40,7 @@ func resourceConfig(typ tftypes.Object, obj *lwsv1.LeaderWorkerSet) tftypes.Valu
 // `terraform plan` of a new object: validate the configuration and plan the change.
 func BenchmarkPlanCreate(b *testing.B) {
 	ctx := context.Background()
-	srv := providerserver.NewProtocol6(provider.New("test")())()
+	srv := provider.NewServer("test")()
 	sch, _ := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
 	typ := sch.ResourceSchemas["kubeinfer_leaderworkerset"].ValueType().(tftypes.Object)
 	cfg := resourceConfig(typ, lwsfixture.VLLM("bench", 2, 4))

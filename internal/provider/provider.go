@@ -18,10 +18,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema"
@@ -72,6 +74,15 @@ type kubeinferProvider struct {
 }
 
 // New returns a constructor for the provider, as expected by providerserver.
+// NewServer serves the provider over protocol 6, planning the Kubernetes kinds' resources on
+// the fast path (see kube.WithFastPlan).
+func NewServer(version string) func() tfprotov6.ProviderServer {
+	return func() tfprotov6.ProviderServer {
+		inner := providerserver.NewProtocol6(New(version)())()
+		return kube.WithFastPlan(inner, TypeName, leaderworkerset.Kind, prioritylevelconfiguration.Kind, flowschema.Kind)
+	}
+}
+
 func New(version string) func() provider.Provider {
 	return func() provider.Provider {
 		return &kubeinferProvider{version: version}
