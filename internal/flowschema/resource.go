@@ -50,12 +50,17 @@ var Kind = &kube.Kind{
 	NewObject:   func() runtime.Object { return &flowcontrolv1.FlowSchema{} },
 	Description: description,
 	BuildNode:   node,
-	Defaults:    func(obj runtime.Object, _ tftypes.Value) { SetDefaults(obj.(*flowcontrolv1.FlowSchema)) },
-	Validate: func(obj runtime.Object) field.ErrorList {
-		return Validate(obj.(*flowcontrolv1.FlowSchema))
-	},
+	Defaults:    func(obj runtime.Object, _ tftypes.Value) { SetDefaults(asFlowSchema(obj)) },
+	Validate:    func(obj runtime.Object) field.ErrorList { return Validate(asFlowSchema(obj)) },
 	CheckConfig: checkConfig,
 	Hooks:       kube.Hooks{AfterApply: awaitDanglingCondition},
+}
+
+// asFlowSchema is the object the generic resource made with Kind.NewObject (nil otherwise, which
+// the rules accept).
+func asFlowSchema(obj runtime.Object) *flowcontrolv1.FlowSchema {
+	fs, _ := obj.(*flowcontrolv1.FlowSchema)
+	return fs
 }
 
 // NewResource is the kubeinfer_flow_schema resource.
@@ -118,7 +123,10 @@ func buildNode() *k8sschema.Node {
 }
 
 func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []kube.Warning) {
-	fs := obj.(*flowcontrolv1.FlowSchema)
+	fs := asFlowSchema(obj)
+	if fs == nil {
+		return field.ErrorList{field.InternalError(nil, fmt.Errorf("expected a FlowSchema, got %T", obj))}, nil
+	}
 	var errs field.ErrorList
 	// The server replaces an explicit 0 by the default 1000: the plan would never converge.
 	if v, ok := k8sschema.ValueAt(node(), config, "spec.matchingPrecedence"); ok && !v.IsNull() && fs.Spec.MatchingPrecedence == 0 {

@@ -8,12 +8,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
@@ -21,6 +26,7 @@ import (
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
 
 func TestMain(m *testing.M) { acctest.Main(m) }
@@ -353,4 +359,98 @@ resource "kubeinfer_flow_schema" "test" {
 			}},
 		})
 	})
+}
+
+// The provider-only rules and the warnings, through the resource's ValidateConfig (the call
+// Terraform makes at plan time; terraform-plugin-testing does not expose plan warnings).
+func TestFlowSchemaValidateConfig(t *testing.T) {
+	ctx := context.Background()
+	r := flowschema.NewResource()
+	var sresp fwresource.SchemaResponse
+	r.Schema(ctx, fwresource.SchemaRequest{}, &sresp)
+	typ, ok := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	validator, ok2 := r.(fwresource.ResourceWithValidateConfig)
+	if !ok || !ok2 {
+		t.Fatal("the resource schema is not an object, or the resource does not validate configurations")
+	}
+	validate := func(obj *flowcontrolv1.FlowSchema, edit func(spec map[string]tftypes.Value)) diag.Diagnostics {
+		var attrs map[string]tftypes.Value
+		if err := k8sschema.Encode(flowschema.Kind.Node(), obj).As(&attrs); err != nil {
+			t.Fatal(err)
+		}
+		if edit != nil {
+			var spec map[string]tftypes.Value
+			_ = attrs["spec"].As(&spec)
+			edit(spec)
+			attrs["spec"] = tftypes.NewValue(attrs["spec"].Type(), spec)
+		}
+		for name, at := range typ.AttributeTypes {
+			if _, ok := attrs[name]; !ok || name == "status" {
+				attrs[name] = tftypes.NewValue(at, nil)
+			}
+		}
+		var resp fwresource.ValidateConfigResponse
+		validator.ValidateConfig(ctx, fwresource.ValidateConfigRequest{
+			Config: tfsdk.Config{Raw: tftypes.NewValue(typ, attrs), Schema: sresp.Schema},
+		}, &resp)
+		return resp.Diagnostics
+	}
+	mine := func(name, level string, ann map[string]string) *flowcontrolv1.FlowSchema {
+		o := &flowcontrolv1.FlowSchema{ObjectMeta: metav1.ObjectMeta{Name: name, Annotations: ann}}
+		if s, ok := flowschema.BootstrapSpec(name); ok {
+			o.Spec = s
+		} else {
+			o.Spec = flowcontrolv1.FlowSchemaSpec{PriorityLevelConfiguration: flowcontrolv1.PriorityLevelConfigurationReference{Name: level}}
+		}
+		return o
+	}
+	setPrecedence := func(v tftypes.Value) func(map[string]tftypes.Value) {
+		return func(spec map[string]tftypes.Value) { spec["matching_precedence"] = v }
+	}
+	cases := []struct {
+		name       string
+		obj        *flowcontrolv1.FlowSchema
+		edit       func(map[string]tftypes.Value)
+		warnPath   string // "" means no warning
+		warn, errs string
+	}{
+		{"schema of one's own", mine("mine", "workload-low", nil), nil, "", "", ""},
+		{"precedence unset is planned as 1000", mine("mine", "workload-low", nil), setPrecedence(tftypes.NewValue(tftypes.Number, nil)), "", "", ""},
+		{"explicit precedence 0", mine("mine", "workload-low", nil), setPrecedence(tftypes.NewValue(tftypes.Number, 0)), "", "", "silently replaces 0 by the default 1000"},
+		{"unknown precedence", mine("mine", "workload-low", nil), setPrecedence(tftypes.NewValue(tftypes.Number, tftypes.UnknownValue)), "", "", ""},
+		{"precedence 1", mine("mine", "workload-low", nil), setPrecedence(tftypes.NewValue(tftypes.Number, 1)), "", "", "only the schema named 'exempt'"},
+		{"routing to exempt", mine("mine", "exempt", nil), nil, `spec.priority_level_configuration.name`, "exempt from API Priority and Fairness", ""},
+		{"autoupdate true on one's own", mine("mine", "workload-low", map[string]string{flowschema.AutoUpdateAnnotation: "true"}), nil, "", "", "deletes non-bootstrap flow schemas"},
+		{"mandatory schema", mine("exempt", "", nil), nil, `metadata.name`, "mandatory bootstrap flow schema", ""},
+		{"suggested schema", mine("probes", "", nil), nil, `metadata.annotations["apf.kubernetes.io/autoupdate-spec"]`, "overwrites the spec", ""},
+		{"suggested schema taken over", mine("probes", "", map[string]string{flowschema.AutoUpdateAnnotation: "false"}), nil, `metadata.name`, "suggested bootstrap flow schema", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			diags := validate(tc.obj, tc.edit)
+			errs, warnings := diags.Errors(), diags.Warnings()
+			if tc.errs == "" && len(errs) > 0 {
+				t.Fatalf("unexpected errors: %v", errs)
+			}
+			if tc.errs != "" && (len(errs) != 1 || !strings.Contains(errs[0].Detail(), tc.errs)) {
+				t.Fatalf("want one error containing %q, got %v", tc.errs, errs)
+			}
+			if tc.warnPath == "" {
+				if len(warnings) != 0 {
+					t.Fatalf("unexpected warnings: %v", warnings)
+				}
+				return
+			}
+			if len(warnings) != 1 {
+				t.Fatalf("want one warning, got %v", warnings)
+			}
+			w, ok := warnings[0].(diag.DiagnosticWithPath)
+			if !ok || w.Path().String() != tc.warnPath {
+				t.Errorf("warning path: got %v, want %s", warnings[0], tc.warnPath)
+			}
+			if !strings.Contains(warnings[0].Summary(), tc.warn) {
+				t.Errorf("warning %q does not contain %q", warnings[0].Summary(), tc.warn)
+			}
+		})
+	}
 }

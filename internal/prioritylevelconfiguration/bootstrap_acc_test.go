@@ -35,14 +35,10 @@ const bootstrapAddr = "kubeinfer_priority_level_configuration.workload_low"
 // (pkg/registry/flowcontrol/ensurer/strategy.go).
 const ensurerManager = "api-priority-and-fairness-config-producer-v1"
 
-// configWorkloadLow is the suggested level workload-low with its built-in spec except for the
-// nominal concurrency shares. annotation is the value of apf.kubernetes.io/autoupdate-spec
-// ("" leaves it out).
-func configWorkloadLow(shares int, annotation string, top ...string) string {
-	ann := ""
-	if annotation != "" {
-		ann = fmt.Sprintf("annotations = { %q = %q }", plc.AutoUpdateAnnotation, annotation)
-	}
+// configWorkloadLow is the suggested level workload-low, taken over (autoupdate-spec "false"),
+// with its built-in spec except for the nominal concurrency shares.
+func configWorkloadLow(shares int, top ...string) string {
+	ann := fmt.Sprintf("annotations = { %q = \"false\" }", plc.AutoUpdateAnnotation)
 	return fmt.Sprintf(`
 resource "kubeinfer_priority_level_configuration" "workload_low" {
   %[3]s
@@ -76,7 +72,7 @@ func TestAccPriorityLevelConfiguration_bootstrapCreateFails(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      acctest.ProviderConfig(t) + configWorkloadLow(100, "false"),
+			Config:      acctest.ProviderConfig(t) + configWorkloadLow(100),
 			ExpectError: regexp.MustCompile(`(?s)PriorityLevelConfiguration\s+"workload-low"\s+already\s+exists.*terraform\s+import\s+kubeinfer_priority_level_configuration\.<name>\s+workload-low`),
 		}},
 	})
@@ -146,7 +142,7 @@ removed {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
 			{ // import the level the API server created
-				Config:             acctest.ProviderConfig(t) + configWorkloadLow(100, "false"),
+				Config:             acctest.ProviderConfig(t) + configWorkloadLow(100),
 				ResourceName:       bootstrapAddr,
 				ImportState:        true,
 				ImportStateId:      "workload-low",
@@ -159,14 +155,14 @@ removed {
 				},
 			},
 			{ // the ensurer owns the spec and the annotation: without force_conflicts the apply names it
-				Config: acctest.ProviderConfig(t) + configWorkloadLow(120, "false"),
+				Config: acctest.ProviderConfig(t) + configWorkloadLow(120),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(bootstrapAddr, plancheck.ResourceActionUpdate),
 				}},
 				ExpectError: regexp.MustCompile(`(?s)conflicts?\s+with\s+"` + ensurerManager + `".*force_conflicts`),
 			},
 			{ // take the fields over
-				Config: acctest.ProviderConfig(t) + configWorkloadLow(120, "false", "force_conflicts = true"),
+				Config: acctest.ProviderConfig(t) + configWorkloadLow(120, "force_conflicts = true"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(bootstrapAddr, plancheck.ResourceActionUpdate),
 				}},
@@ -178,11 +174,11 @@ removed {
 			},
 			{ // the ensurer runs every minute: after its next run the change stays and the plan is empty
 				PreConfig: func() { time.Sleep(65 * time.Second) },
-				Config:    acctest.ProviderConfig(t) + configWorkloadLow(120, "false", "force_conflicts = true"),
+				Config:    acctest.ProviderConfig(t) + configWorkloadLow(120, "force_conflicts = true"),
 				PlanOnly:  true,
 			},
 			{
-				Config: acctest.ProviderConfig(t) + configWorkloadLow(120, "false", "force_conflicts = true"),
+				Config: acctest.ProviderConfig(t) + configWorkloadLow(120, "force_conflicts = true"),
 				Check:  serverShares(120),
 			},
 			{ // forget the level instead of deleting it
@@ -232,8 +228,12 @@ func TestBootstrapWarningsThroughValidateConfig(t *testing.T) {
 	if sresp.Diagnostics.HasError() {
 		t.Fatal(sresp.Diagnostics)
 	}
+	typ, ok := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	validator, ok2 := r.(fwresource.ResourceWithValidateConfig)
+	if !ok || !ok2 {
+		t.Fatal("the resource schema is not an object, or the resource does not validate configurations")
+	}
 	config := func(obj *flowcontrolv1.PriorityLevelConfiguration) tfsdk.Config {
-		typ := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
 		var nodeAttrs map[string]tftypes.Value
 		if err := k8sschema.Encode(plc.Kind.Node(), obj).As(&nodeAttrs); err != nil {
 			t.Fatal(err)
@@ -250,7 +250,7 @@ func TestBootstrapWarningsThroughValidateConfig(t *testing.T) {
 	}
 	validate := func(obj *flowcontrolv1.PriorityLevelConfiguration) diag.Diagnostics {
 		var resp fwresource.ValidateConfigResponse
-		r.(fwresource.ResourceWithValidateConfig).ValidateConfig(ctx, fwresource.ValidateConfigRequest{Config: config(obj)}, &resp)
+		validator.ValidateConfig(ctx, fwresource.ValidateConfigRequest{Config: config(obj)}, &resp)
 		return resp.Diagnostics
 	}
 	level := func(name string, ann map[string]string) *flowcontrolv1.PriorityLevelConfiguration {

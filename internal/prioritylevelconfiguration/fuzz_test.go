@@ -104,8 +104,11 @@ func FuzzConvertAndValidate(f *testing.F) {
 	r := plc.NewResource()
 	var sresp fwresource.SchemaResponse
 	r.Schema(ctx, fwresource.SchemaRequest{}, &sresp)
-	rootType := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
-	validator := r.(fwresource.ResourceWithValidateConfig)
+	rootType, ok := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	validator, ok2 := r.(fwresource.ResourceWithValidateConfig)
+	if !ok || !ok2 {
+		f.Fatal("the resource schema is not an object, or the resource does not validate configurations")
+	}
 
 	f.Fuzz(func(t *testing.T, data []byte, mask uint64) {
 		var src flowcontrolv1.PriorityLevelConfiguration

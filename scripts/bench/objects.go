@@ -1,0 +1,247 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
+)
+
+// A kind under benchmark: how to write N objects as Terraform resources and as YAML for kubectl.
+type benchKind struct {
+	Name     string // short name used in the table and file names
+	TypeName string // Terraform resource type
+	// HCL is the resource block of object i; YAML its manifest (one document).
+	HCL  func(i int) string
+	YAML func(i int) ([]byte, error)
+}
+
+func lwsName(i int) string { return fmt.Sprintf("bench-lws-%03d", i) }
+func plcName(i int) string { return fmt.Sprintf("bench-plc-%03d", i) }
+
+// lwsKind is the vLLM LeaderWorkerSet of lwsfixture.VLLM (2 groups of size 4), written in HCL as
+// in the resource's acceptance tests, with waiting for the rollout disabled (the test cluster
+// has no LWS controller).
+var lwsKind = benchKind{
+	Name:     "LWS",
+	TypeName: "kubeinfer_leaderworkerset",
+	HCL: func(i int) string {
+		return fmt.Sprintf(lwsHCL, i, lwsName(i))
+	},
+	YAML: func(i int) ([]byte, error) {
+		obj := lwsfixture.VLLM(lwsName(i), 2, 4)
+		// The CRD's and the webhook's defaults, as the provider sends them; without them the
+		// CRD rejects the empty strings the Go type writes for unset enums.
+		leaderworkerset.SetDefaults(obj)
+		raw, err := json.Marshal(obj)
+		if err != nil {
+			return nil, err
+		}
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, err
+		}
+		delete(m, "status")
+		if meta, ok := m["metadata"].(map[string]any); ok {
+			delete(meta, "creationTimestamp")
+		}
+		m["apiVersion"] = "leaderworkerset.x-k8s.io/v1"
+		m["kind"] = "LeaderWorkerSet"
+		return yaml.Marshal(stripNullTimestamps(m))
+	},
+}
+
+// stripNullTimestamps drops the "creationTimestamp: null" that the embedded pod templates'
+// ObjectMeta marshals to.
+func stripNullTimestamps(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, c := range x {
+			if k == "creationTimestamp" && c == nil {
+				delete(x, k)
+				continue
+			}
+			x[k] = stripNullTimestamps(c)
+		}
+	case []any:
+		for i, c := range x {
+			x[i] = stripNullTimestamps(c)
+		}
+	}
+	return v
+}
+
+// lwsHCL is lwsfixture.VLLM(name, 2, 4) as configuration: the rolling update settings and the
+// restart policy are the defaults, which the provider plans.
+const lwsHCL = `
+resource "kubeinfer_leaderworkerset" "lws_%03[1]d" {
+  wait_for_rollout = false
+  metadata = {
+    name      = %[2]q
+    namespace = "default"
+    labels    = { app = "vllm" }
+  }
+  spec = {
+    replicas = 2
+    leader_worker_template = {
+      size = 4
+      leader_template = {
+        metadata = { labels = { role = "leader" } }
+        spec = {
+          containers = [{
+            name    = "vllm-leader"
+            image   = "vllm/vllm-openai:v0.11.0"
+            command = ["sh", "-c", "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh leader --ray_cluster_size=$(LWS_GROUP_SIZE); python3 -m vllm.entrypoints.openai.api_server --port 8080 --model meta-llama/Meta-Llama-3.1-405B-Instruct --tensor-parallel-size 8 --pipeline_parallel_size 2"]
+            env = [{
+              name       = "HF_TOKEN"
+              value_from = { secret_key_ref = { name = "hf-token", key = "token" } }
+            }]
+            ports = [{ container_port = 8080 }]
+            resources = {
+              limits   = { "nvidia.com/gpu" = "8", memory = "1124Gi", "ephemeral-storage" = "800Gi" }
+              requests = { "nvidia.com/gpu" = "8", "ephemeral-storage" = "800Gi", cpu = "125" }
+            }
+            readiness_probe = {
+              tcp_socket            = { port = "8080" }
+              initial_delay_seconds = 15
+              period_seconds        = 10
+            }
+            volume_mounts = [{ mount_path = "/dev/shm", name = "dshm" }]
+          }]
+          topology_spread_constraints = [{
+            max_skew           = 1
+            topology_key       = "topology.kubernetes.io/zone"
+            when_unsatisfiable = "ScheduleAnyway"
+            label_selector     = { match_labels = { app = "vllm" } }
+          }]
+          volumes = [{ name = "dshm", empty_dir = { medium = "Memory", size_limit = "15Gi" } }]
+        }
+      }
+      worker_template = {
+        spec = {
+          containers = [{
+            name    = "vllm-worker"
+            image   = "vllm/vllm-openai:v0.11.0"
+            command = ["sh", "-c", "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh worker --ray_address=$(LWS_LEADER_ADDRESS)"]
+            env = [{
+              name       = "HF_TOKEN"
+              value_from = { secret_key_ref = { name = "hf-token", key = "token" } }
+            }]
+            resources = {
+              limits   = { "nvidia.com/gpu" = "8", memory = "1124Gi", "ephemeral-storage" = "800Gi" }
+              requests = { "nvidia.com/gpu" = "8", "ephemeral-storage" = "800Gi", cpu = "125" }
+            }
+            volume_mounts = [{ mount_path = "/dev/shm", name = "dshm" }]
+          }]
+          volumes = [{ name = "dshm", empty_dir = { medium = "Memory", size_limit = "15Gi" } }]
+        }
+      }
+    }
+  }
+}
+`
+
+// plcKind is a queued priority level.
+var plcKind = benchKind{
+	Name:     "PLC",
+	TypeName: "kubeinfer_priority_level_configuration",
+	HCL: func(i int) string {
+		return fmt.Sprintf(plcHCL, i, plcName(i))
+	},
+	YAML: func(i int) ([]byte, error) {
+		return []byte(fmt.Sprintf(plcYAML, plcName(i))), nil
+	},
+}
+
+const plcHCL = `
+resource "kubeinfer_priority_level_configuration" "plc_%03[1]d" {
+  metadata = {
+    name   = %[2]q
+    labels = { team = "inference" }
+  }
+  spec = {
+    type = "Limited"
+    limited = {
+      nominal_concurrency_shares = 10
+      lendable_percent           = 0
+      limit_response = {
+        type = "Queue"
+        queuing = {
+          queues             = 16
+          hand_size          = 4
+          queue_length_limit = 50
+        }
+      }
+    }
+  }
+}
+`
+
+const plcYAML = `apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: PriorityLevelConfiguration
+metadata:
+  name: %s
+  labels:
+    team: inference
+spec:
+  type: Limited
+  limited:
+    nominalConcurrencyShares: 10
+    lendablePercent: 0
+    limitResponse:
+      type: Queue
+      queuing:
+        queues: 16
+        handSize: 4
+        queueLengthLimit: 50
+`
+
+// providerBlock configures the provider: offline points it at a port where nothing listens,
+// so that any request fails (after the client's retries) and shows in the time or as an error.
+func providerBlock(kubeconfig string, offline bool) string {
+	if offline {
+		return `provider "kubeinfer" {
+  host     = "https://127.0.0.1:1"
+  token    = "unused"
+  insecure = true
+}
+`
+	}
+	return fmt.Sprintf("provider \"kubeinfer\" {\n  config_path = %q\n}\n", kubeconfig)
+}
+
+// configFor is the whole Terraform configuration of n objects.
+func configFor(k benchKind, n int, kubeconfig string, offline bool) string {
+	var b strings.Builder
+	b.WriteString(`terraform {
+  required_providers {
+    kubeinfer = { source = "kubeinfer/kubeinfer" }
+  }
+}
+
+`)
+	b.WriteString(providerBlock(kubeconfig, offline))
+	for i := range n {
+		b.WriteString(k.HCL(i))
+	}
+	return b.String()
+}
+
+// manifestsFor is the multi-document YAML of the same n objects.
+func manifestsFor(k benchKind, n int) ([]byte, error) {
+	var b bytes.Buffer
+	for i := range n {
+		doc, err := k.YAML(i)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString("---\n")
+		b.Write(doc)
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Targets of issue #7 (medians).
+const rssTargetMiB = 60
+
+type targetKey struct {
+	kind string
+	op   string
+	n    int
+}
+
+var timeTargets = map[targetKey]float64{
+	{"LWS", opPlan, 20}:    0.9,
+	{"LWS", opPlan, 100}:   3,
+	{"LWS", opApply, 20}:   1.5,
+	{"LWS", opNoop, 20}:    1,
+	{"LWS", opDestroy, 20}: 3,
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func seconds(ss []sample) []float64 {
+	out := make([]float64, len(ss))
+	for i, s := range ss {
+		out[i] = s.wall.Seconds()
+	}
+	return out
+}
+
+type row struct {
+	c                  benchCase
+	op                 string
+	med, lo, hi, floor float64
+	rssMiB, cpuS       float64
+	targets, verdict   []string
+	warnings           int
+	procs              int
+}
+
+func (b *bench) rows() []row {
+	var rows []row
+	for _, c := range b.cases() {
+		for _, op := range operations {
+			r := b.results[c.key()][op]
+			if r == nil || len(r.tf) == 0 {
+				continue
+			}
+			secs := seconds(r.tf)
+			rw := row{c: c, op: op, med: median(secs), lo: slices.Min(secs), hi: slices.Max(secs), floor: median(seconds(r.floor))}
+			var rss, cpu []float64
+			for _, s := range r.tf {
+				rss = append(rss, float64(s.rssKiB)/1024)
+				cpu = append(cpu, s.cpu.Seconds())
+				rw.procs = max(rw.procs, s.nProc)
+				if s.warning != "" {
+					rw.warnings++
+				}
+			}
+			for _, s := range r.floor {
+				if s.warning != "" {
+					rw.warnings++
+				}
+			}
+			// Peak RSS: the largest of the runs, not the median.
+			rw.rssMiB, rw.cpuS = slices.Max(rss), median(cpu)
+			if t, ok := timeTargets[targetKey{c.kind.Name, op, c.n}]; ok {
+				rw.targets = append(rw.targets, fmt.Sprintf("< %.1f s", t))
+				if rw.med < t {
+					rw.verdict = append(rw.verdict, "pass")
+				} else {
+					rw.verdict = append(rw.verdict, fmt.Sprintf("**FAIL** (%.2f s)", rw.med))
+				}
+			}
+			if c.n == 100 {
+				rw.targets = append(rw.targets, fmt.Sprintf("RSS < %d MiB", rssTargetMiB))
+				if rw.rssMiB < rssTargetMiB {
+					rw.verdict = append(rw.verdict, "pass")
+				} else {
+					rw.verdict = append(rw.verdict, fmt.Sprintf("**FAIL** (%.0f MiB)", rw.rssMiB))
+				}
+			}
+			if rw.warnings > 0 {
+				rw.verdict = append(rw.verdict, fmt.Sprintf("**%d run(s) found changes**", rw.warnings))
+			}
+			rows = append(rows, rw)
+		}
+	}
+	return rows
+}
+
+func (b *bench) report() error {
+	rows := b.rows()
+	var md strings.Builder
+	host, _ := os.Hostname()
+	fmt.Fprintf(&md, "# kubeinfer provider benchmark\n\n")
+	fmt.Fprintf(&md, "%s on %s (%d CPUs); %s; %s; API server: local etcd + kube-apiserver (internal/acctest); %d runs per operation, median reported.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), host, numCPU(), b.versions["terraform"], b.versions["kubectl"], b.o.runs)
+	md.WriteString("| kind | operation | N | median s | min–max s | floor s | ratio | provider peak RSS MiB | provider CPU s | target | result |\n")
+	md.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|---|---|\n")
+	for _, r := range rows {
+		ratio := "–"
+		if r.floor > 0 {
+			ratio = fmt.Sprintf("%.2f×", r.med/r.floor)
+		}
+		target, verdict := "–", "–"
+		if len(r.targets) > 0 {
+			target = strings.Join(r.targets, "; ")
+		}
+		if len(r.verdict) > 0 {
+			verdict = strings.Join(r.verdict, "; ")
+		}
+		fmt.Fprintf(&md, "| %s | %s | %d | %.2f | %.2f–%.2f | %.2f | %s | %.1f | %.2f | %s | %s |\n",
+			r.c.kind.Name, r.op, r.c.n, r.med, r.lo, r.hi, r.floor, ratio, r.rssMiB, r.cpuS, target, verdict)
+	}
+	md.WriteString("\nLWS: the vLLM LeaderWorkerSet of `lwsfixture.VLLM` (2 groups of size 4, two pod templates with GPUs, " +
+		"probes, env from a Secret, a memory emptyDir and zone spreading), `wait_for_rollout = false`. " +
+		"PLC: a `Limited` PriorityLevelConfiguration with queuing.\n\n")
+	md.WriteString("Terraform: each cycle starts from empty state and an empty cluster. \"plan, new objects\" runs with the provider " +
+		"configured for `https://127.0.0.1:1`, where nothing listens: it succeeds only because plans never contact the cluster. " +
+		"The other operations use the running API server. Terraform's default parallelism (10).\n\n")
+	md.WriteString("Provider peak RSS: the largest of any provider process over the runs, from GNU time; provider CPU: user + system " +
+		"time of the provider processes (median), the rest of the wall time is Terraform itself and the API server.\n\n")
+	md.WriteString("Floor (same objects as YAML, `kubectl --cache-dir` warm after the first run):\n\n")
+	for _, op := range operations {
+		fmt.Fprintf(&md, "- %s: `%s -f objects.yaml`\n", op, floorCommand[op])
+	}
+	if err := os.WriteFile(filepath.Join(b.o.out, "bench.md"), []byte(md.String()), 0o644); err != nil {
+		return err
+	}
+
+	var tsv strings.Builder
+	tsv.WriteString("kind\tN\toperation\ttool\trun\tseconds\tprovider_rss_mib\tprovider_cpu_s\tprovider_processes\twarning\n")
+	for _, c := range b.cases() {
+		for _, op := range operations {
+			r := b.results[c.key()][op]
+			if r == nil {
+				continue
+			}
+			for i, s := range r.tf {
+				fmt.Fprintf(&tsv, "%s\t%d\t%s\tterraform\t%d\t%.3f\t%.1f\t%.3f\t%d\t%s\n", c.kind.Name, c.n, op, i+1, s.wall.Seconds(),
+					float64(s.rssKiB)/1024, s.cpu.Seconds(), s.nProc, s.warning)
+			}
+			for i, s := range r.floor {
+				fmt.Fprintf(&tsv, "%s\t%d\t%s\tkubectl\t%d\t%.3f\t\t\t\t%s\n", c.kind.Name, c.n, op, i+1, s.wall.Seconds(), s.warning)
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(b.o.out, "bench.tsv"), []byte(tsv.String()), 0o644); err != nil {
+		return err
+	}
+	fmt.Print(md.String())
+	return b.plot(rows)
+}
+
+// plot writes bench.gp (data inline) and renders bench.png with gnuplot: one panel per kind,
+// wall time against N, Terraform solid and the kubectl floor dashed in the same colour.
+func (b *bench) plot(rows []row) error {
+	var gp strings.Builder
+	kinds := []string{}
+	for _, c := range b.cases() {
+		if !slices.Contains(kinds, c.kind.Name) {
+			kinds = append(kinds, c.kind.Name)
+		}
+	}
+	for ki, kind := range kinds {
+		for oi, op := range operations {
+			fmt.Fprintf(&gp, "$d%d_%d << EOD\n", ki, oi)
+			for _, r := range rows {
+				if r.c.kind.Name == kind && r.op == op {
+					fmt.Fprintf(&gp, "%d %.3f %.3f\n", r.c.n, r.med, r.floor)
+				}
+			}
+			gp.WriteString("EOD\n")
+		}
+	}
+	png, err := filepath.Abs(filepath.Join(b.o.out, "bench.png"))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(&gp, "set terminal pngcairo size %d,560 noenhanced font 'sans,10'\nset output %q\n", 620*len(kinds), png)
+	fmt.Fprintf(&gp, "set multiplot layout 1,%d title 'kubeinfer: median wall time against N (solid: terraform, dashed: kubectl floor)'\n", len(kinds))
+	gp.WriteString("set logscale x\nset xrange [0.8:130]\nset xtics (1, 5, 10, 20, 50, 100)\nset xlabel 'N objects'\n" +
+		"set ylabel 'seconds'\nset yrange [0:*]\nset grid\nset key top left\n")
+	for ki, kind := range kinds {
+		fmt.Fprintf(&gp, "set title '%s'\nplot \\\n", kind)
+		var parts []string
+		for oi, op := range operations {
+			parts = append(parts,
+				fmt.Sprintf("  $d%d_%d using 1:2 with linespoints lw 2 pt 7 lc %d title 'terraform %s'", ki, oi, oi+1, op),
+				fmt.Sprintf("  $d%d_%d using 1:3 with linespoints lw 1 dt 2 pt 6 lc %d title '%s'", ki, oi, oi+1, floorCommand[op]))
+		}
+		gp.WriteString(strings.Join(parts, ", \\\n") + "\n")
+	}
+	gp.WriteString("unset multiplot\n")
+	gpPath := filepath.Join(b.o.out, "bench.gp")
+	if err := os.WriteFile(gpPath, []byte(gp.String()), 0o644); err != nil {
+		return err
+	}
+	gnuplot, err := exec.LookPath(b.o.gnuplot)
+	if err != nil {
+		logf("gnuplot not found: skipping bench.png (render it later with: gnuplot %s)", gpPath)
+		return nil
+	}
+	if out, err := exec.Command(gnuplot, gpPath).CombinedOutput(); err != nil {
+		return fmt.Errorf("gnuplot %s: %w\n%s", gpPath, err, out)
+	}
+	logf("wrote %s, %s, %s", filepath.Join(b.o.out, "bench.md"), filepath.Join(b.o.out, "bench.tsv"), png)
+	return nil
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# run.sh: the Terraform-level benchmark of `make bench` (issue #7).
+#
+# Builds the provider, starts a local API server (etcd + kube-apiserver with the
+# LeaderWorkerSet CRD, internal/acctest/cmd/kubeinfer-testcluster) and runs the
+# driver in this folder (scripts/bench/*.go), which times terraform plan / apply /
+# no-change plan / destroy and the kubectl floor for N LeaderWorkerSets and
+# PriorityLevelConfigurations and writes bench.md, bench.tsv, bench.gp and
+# bench.png to the results folder. Takes about 5-8 minutes on 2 cores.
+#
+# Arguments are passed to the driver, e.g.
+#   scripts/bench/run.sh -runs 5 -lws 1,20,100,200 -plc 20
+#   make bench-terraform BENCH_ARGS="-runs 1 -lws 20 -plc 20"
+#
+# Environment:
+#   BENCH_RESULTS_DIR  results folder (default: scripts/bench/results)
+#   BENCH_KEEP_WORK=1  keep the scratch folder (configurations, state, manifests)
+#   GO, TERRAFORM, KUBECTL, GNUPLOT  tools (default: from PATH)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+root=$(cd "$here/../.." && pwd -P)
+cd "$root"
+
+GO=${GO:-go}
+TERRAFORM=${TERRAFORM:-terraform}
+KUBECTL=${KUBECTL:-kubectl}
+GNUPLOT=${GNUPLOT:-gnuplot}
+results=${BENCH_RESULTS_DIR:-$here/results}
+
+log() { printf 'run.sh: %s\n' "$*" >&2; }
+
+# GNU time measures the provider's peak RSS; gnuplot draws bench.png. Both are
+# Debian packages: install them when missing and possible.
+apt_install() {
+	if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
+		return 1
+	fi
+	log "installing $* with apt-get"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null 2>&1 ||
+		{ apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null 2>&1; }
+}
+if [[ ! -x /usr/bin/time ]]; then
+	apt_install time || { log "GNU time (/usr/bin/time, Debian package 'time') is required"; exit 1; }
+fi
+if ! command -v "$GNUPLOT" >/dev/null 2>&1; then
+	apt_install gnuplot-nox || log "gnuplot is not available: bench.png will be skipped (bench.gp is still written)"
+fi
+for t in "$TERRAFORM" "$KUBECTL"; do
+	command -v "$t" >/dev/null 2>&1 || { log "$t is not on PATH"; exit 1; }
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/kubeinfer-bench.XXXXXX")
+cluster_pid=
+cleanup() {
+	if [[ -n $cluster_pid ]] && kill -0 "$cluster_pid" 2>/dev/null; then
+		kill -INT "$cluster_pid" 2>/dev/null || true
+		wait "$cluster_pid" 2>/dev/null || true
+	fi
+	if [[ ${BENCH_KEEP_WORK:-} == 1 ]]; then
+		log "scratch folder kept: $work"
+	else
+		rm -rf "$work"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+start=$SECONDS
+log "building the provider, the test cluster and the driver"
+mkdir -p "$work/bin"
+"$GO" build -o "$work/bin/terraform-provider-kubeinfer" .
+"$GO" build -o "$work/bin/kubeinfer-testcluster" ./internal/acctest/cmd/kubeinfer-testcluster
+"$GO" build -o "$work/bin/bench" ./scripts/bench
+assets=$(tools/testcluster/ensure.sh)
+
+log "starting etcd + kube-apiserver"
+KUBEINFER_TEST_ASSETS=$assets "$work/bin/kubeinfer-testcluster" \
+	-kubeconfig "$work/kubeconfig" -ready-file "$work/ready" >"$work/cluster.log" 2>&1 &
+cluster_pid=$!
+for _ in $(seq 1 240); do
+	[[ -f $work/ready ]] && break
+	if ! kill -0 "$cluster_pid" 2>/dev/null; then
+		log "the test cluster exited:"; cat "$work/cluster.log" >&2; exit 1
+	fi
+	sleep 0.5
+done
+[[ -f $work/ready ]] || { log "the test cluster did not become ready in 120 s:"; cat "$work/cluster.log" >&2; exit 1; }
+
+"$work/bin/bench" -provider "$work/bin/terraform-provider-kubeinfer" -kubeconfig "$work/kubeconfig" \
+	-terraform "$TERRAFORM" -kubectl "$KUBECTL" -gnuplot "$GNUPLOT" \
+	-work "$work/run" -out "$results" "$@"
+log "done in $((SECONDS - start)) s; results in $results"
