@@ -685,7 +685,8 @@ func TestAccLeaderWorkerSet_podTemplateEveryField(t *testing.T) {
 		TypeMeta:   metav1.TypeMeta{APIVersion: lwsv1.GroupVersion.String(), Kind: "LeaderWorkerSet"},
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
 		Spec: lwsv1.LeaderWorkerSetSpec{
-			StartupPolicy: lwsv1.LeaderCreatedStartupPolicy,
+			StartupPolicy:   lwsv1.LeaderCreatedStartupPolicy,
+			RolloutStrategy: lwsv1.RolloutStrategy{Type: lwsv1.RollingUpdateStrategyType},
 			LeaderWorkerTemplate: lwsv1.LeaderWorkerTemplate{
 				LeaderTemplate: ptr.To(tpl),
 				WorkerTemplate: tpl,
