@@ -126,6 +126,8 @@ provider_installation {
 EOF
 export TF_CLI_CONFIG_FILE=$work/terraformrc
 export KUBE_CONFIG_PATH=$kubeconfig
+# The demo API server runs no controllers: no LeaderWorkerSet group ever becomes ready.
+export TF_VAR_wait_for_rollout=false
 
 mkdir -p "$work/tf"
 cp -R "$example/." "$work/tf/"

@@ -1,7 +1,7 @@
 # An LLM inference setup on Kubernetes, managed with the kubeinfer provider.
 # `make demo` applies this folder to a throwaway local API server.
 #
-# What it will contain when complete:
+# What it contains:
 #   1. a PriorityLevelConfiguration: a protected lane in the API server for the
 #      controllers that keep the inference fleet alive (below);
 #   2. a FlowSchema that routes those controllers' requests to that lane;
@@ -72,25 +72,214 @@ resource "kubeinfer_priority_level_configuration" "inference_controllers" {
 # ---------------------------------------------------------------------------
 # 2. FlowSchema: route the inference controllers' requests to the level above
 # ---------------------------------------------------------------------------
-# TODO(flowschema): add a kubeinfer_flow_schema here that matches the service
-# accounts of the inference controllers (e.g. the lws-system namespace) and
-# points spec.priority_level_configuration.name at
-# kubeinfer_priority_level_configuration.inference_controllers.metadata.name.
-# Without it the level above receives no traffic.
+# A FlowSchema matches requests (by who sends them and what they touch) and
+# sends them to a priority level. Without one, the level above gets no traffic.
+resource "kubeinfer_flow_schema" "inference_controllers" {
+  metadata = {
+    name = "inference-controllers"
+    labels = {
+      "app.kubernetes.io/part-of" = "inference-platform"
+    }
+  }
+
+  spec = {
+    priority_level_configuration = {
+      # Referencing the resource (not a string) also orders the apply.
+      name = kubeinfer_priority_level_configuration.inference_controllers.metadata.name
+    }
+
+    # Lower numbers are matched first; the built-in schemas use 100-10000.
+    # Below the built-in "workload-leader-election" and "kube-controller-manager"
+    # schemas (200+), above everything a user workload falls into.
+    matching_precedence = 500
+
+    # Fair queuing between clients: each service account gets its own flow.
+    distinguisher_method = {
+      type = "ByUser"
+    }
+
+    rules = [{
+      # Who: the LeaderWorkerSet controller and the autoscalers that resize
+      # inference replicas.
+      subjects = [
+        {
+          kind            = "ServiceAccount"
+          service_account = { namespace = "lws-system", name = "lws-controller-manager" }
+        },
+        {
+          kind            = "ServiceAccount"
+          service_account = { namespace = "kube-system", name = "horizontal-pod-autoscaler" }
+        },
+        {
+          kind            = "ServiceAccount"
+          service_account = { namespace = "keda", name = "keda-operator" }
+        },
+      ]
+      # What: everything they do on the API (all verbs, groups and resources).
+      resource_rules = [{
+        verbs         = ["*"]
+        api_groups    = ["*"]
+        resources     = ["*"]
+        cluster_scope = true
+        namespaces    = ["*"]
+      }]
+    }]
+  }
+}
 
 # ---------------------------------------------------------------------------
 # 3. LeaderWorkerSet: the multi-host model server
 # ---------------------------------------------------------------------------
-# TODO(leaderworkerset): add a kubeinfer_leaderworkerset here (for example a
-# vLLM deployment with replicas = 2 and leader_worker_template.size = 2).
-# The cluster needs the LeaderWorkerSet CRD (the demo cluster installs it).
+# One replica ("group") is one copy of the model, spread over `size` pods: a
+# leader that serves the OpenAI-compatible API and workers that join its Ray
+# cluster. Here: Llama 3.1 405B with tensor parallelism 8 (GPUs per node) and
+# pipeline parallelism 2 (nodes per group), two groups.
 #
-# Give every object of this example the label
-#   "app.kubernetes.io/part-of" = "inference-platform"
-# `make demo` (scripts/demo.sh) lists the created objects by that label, for
-# each kind whose resource type appears in this folder.
+# The cluster needs the LeaderWorkerSet CRD and controller
+# (https://lws.sigs.k8s.io/docs/installation/); the demo cluster has the CRD.
+
+variable "namespace" {
+  description = "Namespace of the model server."
+  type        = string
+  default     = "default"
+}
+
+variable "wait_for_rollout" {
+  description = "Wait until every group is ready. `make demo` sets false: its API server runs no controllers, so no pod ever starts."
+  type        = bool
+  default     = true
+}
+
+locals {
+  model = "meta-llama/Meta-Llama-3.1-405B-Instruct"
+  image = "vllm/vllm-openai:v0.11.0"
+
+  # The Hugging Face token comes from a Secret named "hf-token" (key "token")
+  # that you create separately, e.g.
+  #   kubectl create secret generic hf-token --from-literal=token=hf_...
+  # Never put the token in the configuration: the plan warns if an env var that
+  # looks like a secret (HF_TOKEN, *_TOKEN, *_KEY, *PASSWORD*) holds a literal.
+  hf_token_env = {
+    name = "HF_TOKEN"
+    value_from = {
+      secret_key_ref = { name = "hf-token", key = "token" }
+    }
+  }
+
+  # vLLM needs a large /dev/shm for NCCL: a memory-backed emptyDir.
+  shm_volume = { name = "dshm", empty_dir = { medium = "Memory", size_limit = "15Gi" } }
+  shm_mount  = { name = "dshm", mount_path = "/dev/shm" }
+
+  # 8 GPUs per pod. Extended resources such as GPUs must have requests equal
+  # to limits; the plan fails otherwise.
+  resources = {
+    limits   = { "nvidia.com/gpu" = "8", memory = "1124Gi", "ephemeral-storage" = "800Gi" }
+    requests = { "nvidia.com/gpu" = "8", cpu = "125", memory = "1124Gi", "ephemeral-storage" = "800Gi" }
+  }
+}
+
+resource "kubeinfer_leaderworkerset" "vllm" {
+  metadata = {
+    name      = "llama-405b"
+    namespace = var.namespace
+    labels = {
+      "app.kubernetes.io/part-of" = "inference-platform"
+      "app.kubernetes.io/name"    = "vllm"
+    }
+  }
+
+  spec = {
+    replicas = 2
+
+    # Replace one group at a time during a rollout, with no extra group.
+    rollout_strategy = {
+      type = "RollingUpdate"
+      rolling_update_configuration = {
+        max_unavailable = "1"
+        max_surge       = "0"
+      }
+    }
+
+    leader_worker_template = {
+      size = 2 # pods per group: 1 leader + 1 worker
+
+      # If any pod of a group fails, recreate the whole group (a model split
+      # over nodes cannot continue with a missing piece).
+      restart_policy = "RecreateGroupOnPodRestart"
+
+      leader_template = {
+        metadata = { labels = { role = "leader" } }
+        spec = {
+          containers = [{
+            name  = "vllm-leader"
+            image = local.image
+            command = ["sh", "-c", join(" ", [
+              "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh leader --ray_cluster_size=$(LWS_GROUP_SIZE);",
+              "python3 -m vllm.entrypoints.openai.api_server --port 8080 --model ${local.model}",
+              "--tensor-parallel-size 8 --pipeline_parallel_size 2",
+            ])]
+            env           = [local.hf_token_env]
+            ports         = [{ name = "http", container_port = 8080 }]
+            resources     = local.resources
+            volume_mounts = [local.shm_mount]
+            # Ready once the API answers; a group counts as ready when its
+            # leader and workers are.
+            readiness_probe = {
+              tcp_socket            = { port = "8080" }
+              initial_delay_seconds = 15
+              period_seconds        = 10
+            }
+          }]
+          volumes = [local.shm_volume]
+
+          # Spread the groups' leaders over zones, so one zone outage leaves
+          # the other group serving. ScheduleAnyway: prefer, don't block.
+          topology_spread_constraints = [{
+            max_skew           = 1
+            topology_key       = "topology.kubernetes.io/zone"
+            when_unsatisfiable = "ScheduleAnyway"
+            label_selector     = { match_labels = { "app.kubernetes.io/name" = "vllm", role = "leader" } }
+          }]
+        }
+      }
+
+      worker_template = {
+        metadata = { labels = { role = "worker" } }
+        spec = {
+          containers = [{
+            name  = "vllm-worker"
+            image = local.image
+            command = ["sh", "-c",
+              "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh worker --ray_address=$(LWS_LEADER_ADDRESS)",
+            ]
+            env           = [local.hf_token_env]
+            resources     = local.resources
+            volume_mounts = [local.shm_mount]
+          }]
+          volumes = [local.shm_volume]
+        }
+      }
+    }
+  }
+
+  wait_for_rollout = var.wait_for_rollout
+  timeouts = {
+    create = "30m" # pulling a vLLM image and loading 405B weights takes a while
+    update = "30m"
+  }
+}
 
 output "priority_level" {
   description = "Name of the priority level created for the inference controllers."
   value       = kubeinfer_priority_level_configuration.inference_controllers.metadata.name
+}
+
+output "flow_schema" {
+  description = "Name of the FlowSchema routing the inference controllers."
+  value       = kubeinfer_flow_schema.inference_controllers.metadata.name
+}
+
+output "leaderworkerset" {
+  description = "namespace/name of the model server."
+  value       = kubeinfer_leaderworkerset.vllm.id
 }

@@ -32,6 +32,10 @@ resource "kubeinfer_priority_level_configuration" "inference_controllers" {
 # set the autoupdate-spec annotation to "false", otherwise the API server
 # rewrites its spec.
 resource "kubeinfer_priority_level_configuration" "workload_low" {
+  # The API server's own bootstrap field manager owns this level's fields:
+  # take them over explicitly.
+  force_conflicts = true
+
   metadata = {
     name        = "workload-low"
     annotations = { "apf.kubernetes.io/autoupdate-spec" = "false" }

@@ -1,0 +1,260 @@
+package leaderworkerset_test
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	corev1 "k8s.io/api/core/v1"
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
+	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
+)
+
+// offlineProvider points the provider at an address where nothing listens: plans of new
+// resources never contact the cluster, so plan-time errors need none.
+const offlineProvider = "provider \"kubeinfer\" {\n  host = \"https://127.0.0.1:9\"\n}\n"
+
+const (
+	workerSpec = "spec.leader_worker_template.worker_template.spec."
+	leaderSpec = "spec.leader_worker_template.leader_template.spec."
+)
+
+type planErrorCase struct {
+	name   string
+	mutate func(*lwsv1.LeaderWorkerSet)
+	// path is the Terraform attribute path the error detail starts with.
+	path string
+	// message is a part of the error detail after the path.
+	message string
+}
+
+func workerTSC(l *lwsv1.LeaderWorkerSet) *corev1.TopologySpreadConstraint {
+	w := &l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec
+	if len(w.TopologySpreadConstraints) == 0 {
+		w.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone",
+			WhenUnsatisfiable: corev1.DoNotSchedule, LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "vllm"}}}}
+	}
+	return &w.TopologySpreadConstraints[0]
+}
+
+func workerContainer(l *lwsv1.LeaderWorkerSet) *corev1.Container {
+	return &l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0]
+}
+
+// planErrorCases break one rule each in the vLLM fixture.
+var planErrorCases = []planErrorCase{
+	{"maxSkewZero", func(l *lwsv1.LeaderWorkerSet) { workerTSC(l).MaxSkew = 0 },
+		workerSpec + "topology_spread_constraints[0].max_skew", "must be greater than zero"},
+	{"missingTopologyKey", func(l *lwsv1.LeaderWorkerSet) { workerTSC(l).TopologyKey = "" },
+		workerSpec + "topology_spread_constraints[0].topology_key", "Required"},
+	{"whenUnsatisfiableBad", func(l *lwsv1.LeaderWorkerSet) { workerTSC(l).WhenUnsatisfiable = "Sometimes" },
+		workerSpec + "topology_spread_constraints[0].when_unsatisfiable", "Sometimes"},
+	{"minDomainsWithScheduleAnyway", func(l *lwsv1.LeaderWorkerSet) {
+		c := &l.Spec.LeaderWorkerTemplate.LeaderTemplate.Spec.TopologySpreadConstraints[0]
+		c.MinDomains = ptr.To[int32](3)
+	}, leaderSpec + "topology_spread_constraints[0].min_domains", "DoNotSchedule"},
+	{"matchLabelKeysOverlapLabelSelector", func(l *lwsv1.LeaderWorkerSet) {
+		workerTSC(l).MatchLabelKeys = []string{"app"}
+	}, workerSpec + "topology_spread_constraints[0].match_label_keys", "app"},
+	{"duplicateTopologyKeyAndWhenUnsatisfiable", func(l *lwsv1.LeaderWorkerSet) {
+		tsc := *workerTSC(l)
+		tsc.MaxSkew = 2
+		l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.TopologySpreadConstraints = append(
+			l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.TopologySpreadConstraints, tsc)
+	}, workerSpec + "topology_spread_constraints[", "Duplicate"},
+	{"missingImage", func(l *lwsv1.LeaderWorkerSet) { workerContainer(l).Image = "" },
+		workerSpec + "containers[0].image", "Required"},
+	{"requestsAboveLimits", func(l *lwsv1.LeaderWorkerSet) {
+		workerContainer(l).Resources.Requests["memory"] = apiresource.MustParse("2000Gi")
+	}, workerSpec + "containers[0].resources.requests", "less than or equal to memory limit"},
+	{"gpuRequestNotLimit", func(l *lwsv1.LeaderWorkerSet) {
+		workerContainer(l).Resources.Requests["nvidia.com/gpu"] = apiresource.MustParse("4")
+	}, workerSpec + "containers[0].resources.requests", "must be equal to nvidia.com/gpu limit"},
+	{"restartPolicyOnFailure", func(l *lwsv1.LeaderWorkerSet) {
+		l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.RestartPolicy = corev1.RestartPolicyOnFailure
+	}, workerSpec + "restart_policy", "Always"},
+	{"subGroupSizeNotDividing", func(l *lwsv1.LeaderWorkerSet) {
+		l.Spec.LeaderWorkerTemplate.SubGroupPolicy = &lwsv1.SubGroupPolicy{SubGroupSize: ptr.To[int32](4)}
+		l.Spec.LeaderWorkerTemplate.Size = ptr.To[int32](6)
+	}, "spec.leader_worker_template.sub_group_policy.sub_group_size", "divisible"},
+	{"maxUnavailableAndMaxSurgeZero", func(l *lwsv1.LeaderWorkerSet) {
+		l.Spec.RolloutStrategy.RollingUpdateConfiguration = &lwsv1.RollingUpdateConfiguration{
+			MaxUnavailable: intstr.FromInt32(0), MaxSurge: intstr.FromInt32(0)}
+	}, "spec.rollout_strategy.rolling_update_configuration.max_unavailable", "must not be 0 when `maxSurge` is 0"},
+	{"immediateReplacementWithOrdinal", func(l *lwsv1.LeaderWorkerSet) {
+		l.Spec.GroupReplacementPolicy = lwsv1.GroupReplacementImmediate
+	}, "spec.group_replacement_policy", "only supported with groupIdentity Hash"},
+	{"nameTooLongForRuntimeNames", func(l *lwsv1.LeaderWorkerSet) {
+		l.Name = "vllm-" + strings.Repeat("x", 55) // 60 characters
+	}, "metadata.name", "too long for the objects the controller creates"},
+	{"volumeMountOfUnknownVolume", func(l *lwsv1.LeaderWorkerSet) {
+		workerContainer(l).VolumeMounts = append(workerContainer(l).VolumeMounts, corev1.VolumeMount{Name: "models", MountPath: "/models"})
+	}, workerSpec + "containers[0].volume_mounts[1].name", "models"},
+	{"maxGroupRestartsWithNone", func(l *lwsv1.LeaderWorkerSet) {
+		l.Spec.LeaderWorkerTemplate.RestartPolicy = lwsv1.NoneRestartPolicy
+		l.Spec.LeaderWorkerTemplate.MaxGroupRestarts = ptr.To[int32](3)
+	}, "spec.leader_worker_template.max_group_restarts", "only supported when restartPolicy recreates the group"},
+	{"badQuantity", func(l *lwsv1.LeaderWorkerSet) {}, // set in the HCL (a Go quantity cannot be malformed)
+		leaderSpec + "containers[0].resources.limits[\"memory\"]", "must be a Kubernetes quantity"},
+}
+
+func planErrorObject(c planErrorCase) *lwsv1.LeaderWorkerSet {
+	obj := lwsfixture.VLLM("acc-plan-errors", 2, 4)
+	c.mutate(obj)
+	return obj
+}
+
+// planErrorConfig renders the case's object; the badQuantity case edits the HCL, since a
+// malformed quantity exists only in a configuration.
+func planErrorConfig(t *testing.T, c planErrorCase) string {
+	cfg := fullObjectConfig(t, planErrorObject(c))
+	if c.name == "badQuantity" {
+		before := cfg
+		cfg = strings.Replace(cfg, `"memory" = "1124Gi"`, `"memory" = "1124 GiB"`, 1)
+		if cfg == before {
+			t.Fatal("badQuantity: the memory limit is not in the configuration")
+		}
+	}
+	return cfg
+}
+
+// TestPlanErrorCases checks the cases against the rules directly, so that a failure of the
+// acceptance test below is easy to place: each object is rejected at the expected path.
+func TestPlanErrorCases(t *testing.T) {
+	node := leaderworkerset.Kind.Node()
+	for _, c := range planErrorCases {
+		if c.name == "badQuantity" {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			obj := planErrorObject(c)
+			leaderworkerset.SetDefaults(obj)
+			var got []string
+			for _, e := range leaderworkerset.ValidateAll(obj) {
+				p, _ := k8sschema.AttributePath(node, e.Field)
+				got = append(got, p.String()+": "+e.ErrorBody())
+				if strings.HasPrefix(p.String(), c.path) && strings.Contains(e.ErrorBody(), c.message) {
+					return
+				}
+			}
+			t.Errorf("no error at %s mentioning %q; got:\n  %s", c.path, c.message, strings.Join(got, "\n  "))
+		})
+	}
+	// The fixture itself is valid.
+	obj := lwsfixture.VLLM("acc-plan-errors", 2, 4)
+	leaderworkerset.SetDefaults(obj)
+	if errs := leaderworkerset.ValidateAll(obj); len(errs) > 0 {
+		t.Fatalf("the fixture is invalid: %v", errs)
+	}
+}
+
+// TestAccLeaderWorkerSet_planErrors: each broken rule fails `terraform plan`, and the error
+// detail starts with the Terraform attribute path.
+func TestAccLeaderWorkerSet_planErrors(t *testing.T) {
+	for _, c := range planErrorCases {
+		t.Run(c.name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      offlineProvider + planErrorConfig(t, c),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(`(?s)` + regexp.QuoteMeta(c.path) + `.*` + spaced(c.message)),
+				}},
+			})
+		})
+	}
+}
+
+// spaced matches s with any run of white space (Terraform wraps long details) between words.
+func spaced(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		words[i] = regexp.QuoteMeta(w)
+	}
+	return strings.Join(words, `\s+`)
+}
+
+// TestAccLeaderWorkerSet_planUnknownSkipsChecks: a value unknown at plan time (an image that
+// another resource computes) is not checked, and neither are the rules of its container that
+// depend on it; the plan succeeds and the checks run again when the value is known.
+func TestAccLeaderWorkerSet_planUnknownSkipsChecks(t *testing.T) {
+	obj := lwsfixture.VLLM("acc-plan-unknown", 2, 4)
+	cfg := fullObjectConfig(t, obj)
+	// The image comes from terraform_data.image, whose output is unknown until apply.
+	cfg = strings.Replace(cfg, `"vllm/vllm-openai:v0.11.0"`, `terraform_data.image.output`, -1)
+	if !strings.Contains(cfg, "terraform_data.image.output") {
+		t.Fatal("the image is not in the configuration")
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: offlineProvider + `
+resource "terraform_data" "image" {
+  input = "vllm/vllm-openai:v0.11.0"
+}
+` + cfg,
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		}},
+	})
+}
+
+// TestLiteralSecretEnvWarns: a literal HF_TOKEN value is a warning (not an error) on the env
+// value's attribute that points to secret_key_ref. terraform-plugin-testing cannot assert
+// warnings, so this calls the resource's ValidateConfig.
+func TestLiteralSecretEnvWarns(t *testing.T) {
+	obj := lwsfixture.VLLM("plan-warning", 2, 4)
+	obj.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Env = []corev1.EnvVar{{Name: "HF_TOKEN", Value: "hf_abcdef"}}
+
+	ctx := context.Background()
+	r := leaderworkerset.NewResource()
+	var sresp fwresource.SchemaResponse
+	r.Schema(ctx, fwresource.SchemaRequest{}, &sresp)
+	rootType := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	var nodeAttrs map[string]tftypes.Value
+	if err := k8sschema.Encode(leaderworkerset.Kind.Node(), obj).As(&nodeAttrs); err != nil {
+		t.Fatal(err)
+	}
+	attrs := map[string]tftypes.Value{}
+	for name, at := range rootType.AttributeTypes {
+		if x, ok := nodeAttrs[name]; ok && name != "status" {
+			attrs[name] = x
+		} else {
+			attrs[name] = tftypes.NewValue(at, nil)
+		}
+	}
+	var vresp fwresource.ValidateConfigResponse
+	r.(fwresource.ResourceWithValidateConfig).ValidateConfig(ctx, fwresource.ValidateConfigRequest{
+		Config: tfsdk.Config{Raw: tftypes.NewValue(rootType, attrs), Schema: sresp.Schema},
+	}, &vresp)
+	if vresp.Diagnostics.HasError() {
+		t.Fatalf("unexpected errors: %v", vresp.Diagnostics.Errors())
+	}
+	warnings := vresp.Diagnostics.Warnings()
+	if len(warnings) != 1 {
+		t.Fatalf("want 1 warning, got %d: %v", len(warnings), warnings)
+	}
+	w := warnings[0]
+	if !strings.Contains(w.Detail(), "secret_key_ref") || !strings.Contains(w.Detail(), "HF_TOKEN") {
+		t.Errorf("the warning does not point to secret_key_ref: %s: %s", w.Summary(), w.Detail())
+	}
+	want := workerSpec + "containers[0].env[0].value"
+	dp, ok := w.(diag.DiagnosticWithPath)
+	if !ok || dp.Path().String() != want {
+		t.Errorf("the warning is not on %s: %#v", want, w)
+	}
+}
