@@ -170,7 +170,7 @@ func TestAccLeaderWorkerSet_planErrors(t *testing.T) {
 			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProviderFactories,
 				Steps: []resource.TestStep{{
-					Config:      offlineProvider + planErrorConfig(t, c),
+					Config:      acctest.RequiredProviders() + offlineProvider + planErrorConfig(t, c),
 					PlanOnly:    true,
 					ExpectError: regexp.MustCompile(`(?s)` + regexp.QuoteMeta(c.path) + `.*` + spaced(c.message)),
 				}},
@@ -190,26 +190,51 @@ func spaced(s string) string {
 
 // TestAccLeaderWorkerSet_planUnknownSkipsChecks: a value unknown at plan time (an image that
 // another resource computes) is not checked, and neither are the rules of its container that
-// depend on it; the plan succeeds and the checks run again when the value is known.
+// may depend on it: with the worker's image unknown, its memory request above its limit does
+// not fail the plan. The checks are not lost: known values elsewhere are still checked at plan
+// time, and the same rule fails the apply once the image is known (before any API call, so no
+// cluster is needed).
 func TestAccLeaderWorkerSet_planUnknownSkipsChecks(t *testing.T) {
-	obj := lwsfixture.VLLM("acc-plan-unknown", 2, 4)
-	cfg := fullObjectConfig(t, obj)
-	// The image comes from terraform_data.image, whose output is unknown until apply.
-	cfg = strings.Replace(cfg, `"vllm/vllm-openai:v0.11.0"`, `terraform_data.image.output`, -1)
-	if !strings.Contains(cfg, "terraform_data.image.output") {
-		t.Fatal("the image is not in the configuration")
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: offlineProvider + `
+	config := func(breakLeader bool) string {
+		obj := lwsfixture.VLLM("acc-plan-unknown", 2, 4)
+		w := workerContainer(obj)
+		w.Resources.Requests = w.Resources.Requests.DeepCopy() // the fixture shares it with the leader
+		w.Resources.Requests["memory"] = apiresource.MustParse("2000Gi")
+		w.Image = "unknown-image"
+		if breakLeader {
+			obj.Spec.LeaderWorkerTemplate.LeaderTemplate.Spec.TopologySpreadConstraints[0].MaxSkew = 0
+		}
+		cfg := fullObjectConfig(t, obj)
+		// The worker's image comes from terraform_data.image, whose output is unknown until apply.
+		cfg = strings.Replace(cfg, `"unknown-image"`, `terraform_data.image.output`, 1)
+		if !strings.Contains(cfg, "terraform_data.image.output") {
+			t.Fatal("the image is not in the configuration")
+		}
+		return acctest.RequiredProviders() + offlineProvider + `
 resource "terraform_data" "image" {
   input = "vllm/vllm-openai:v0.11.0"
 }
-` + cfg,
-			PlanOnly:           true,
-			ExpectNonEmptyPlan: true,
-		}},
+` + cfg
+	}
+	requests := regexp.MustCompile(`(?s)` + regexp.QuoteMeta(workerSpec+"containers[0].resources.requests") + `.*` + spaced("must be less than or equal to memory limit"))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
+			{ // the unknown image's container is not checked: the plan succeeds
+				Config:             config(false),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{ // a known value elsewhere is checked at plan time
+				Config:      config(true),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)` + regexp.QuoteMeta(leaderSpec+"topology_spread_constraints[0].max_skew") + `.*` + spaced("must be greater than zero")),
+			},
+			{ // once the image is known, at apply, the container's rules run
+				Config:      config(false),
+				ExpectError: requests,
+			},
+		},
 	})
 }
 
