@@ -412,3 +412,49 @@ func MarkComputedUnknown(n *Node, config, plan tftypes.Value) tftypes.Value {
 	}
 	return plan
 }
+
+// ApplyNodeDefaults sets every null field that has a Default (see Options.TypeDefaults) to that
+// default, throughout value v of node n.
+func ApplyNodeDefaults(n *Node, v tftypes.Value) tftypes.Value {
+	if !v.IsKnown() || v.IsNull() {
+		return v
+	}
+	switch n.Kind {
+	case KindObject:
+		var attrs map[string]tftypes.Value
+		_ = v.As(&attrs)
+		out := make(map[string]tftypes.Value, len(attrs))
+		for k, x := range attrs {
+			out[k] = x
+		}
+		for _, f := range n.Fields {
+			fv, ok := attrs[f.TFName]
+			if !ok {
+				continue
+			}
+			if fv.IsNull() && f.Default != nil {
+				out[f.TFName] = tftypes.NewValue(f.TFType(), f.Default)
+				continue
+			}
+			out[f.TFName] = ApplyNodeDefaults(f, fv)
+		}
+		return tftypes.NewValue(v.Type(), out)
+	case KindList:
+		var l []tftypes.Value
+		_ = v.As(&l)
+		out := make([]tftypes.Value, len(l))
+		for i := range l {
+			out[i] = ApplyNodeDefaults(n.Elem, l[i])
+		}
+		return tftypes.NewValue(v.Type(), out)
+	case KindMap:
+		var m map[string]tftypes.Value
+		_ = v.As(&m)
+		out := make(map[string]tftypes.Value, len(m))
+		for k, x := range m {
+			out[k] = ApplyNodeDefaults(n.Elem, x)
+		}
+		return tftypes.NewValue(v.Type(), out)
+	}
+	return v
+}

@@ -71,6 +71,9 @@ type Node struct {
 	// KeysFromPrior: a map whose state keeps only the keys the user declared, so keys added by
 	// other actors (controllers adding annotations) are not reported as drift.
 	KeysFromPrior bool
+	// Default is the value the server gives this field when it is left unset (a CRD default
+	// such as a container port's protocol "TCP"); the provider plans it. nil when none.
+	Default any
 	// Equivalent maps a value the user may write to the value the server stores for it
 	// (LWS restartPolicy "Default" is stored as "None"); both mean the same.
 	Equivalent map[string]string
@@ -110,6 +113,10 @@ type Options struct {
 	Sensitive []string
 	// KeysFromPrior marks maps whose foreign keys are ignored on refresh.
 	KeysFromPrior []string
+	// TypeDefaults are server defaults of fields of a Go struct type wherever it appears (the
+	// structural defaults of a CRD's embedded pod templates); values are strings or booleans.
+	// Such fields become OptionalComputed and their default is planned.
+	TypeDefaults map[reflect.Type]map[string]any
 	// Equivalents lists values the server rewrites to synonyms, per node.
 	Equivalents map[string]map[string]string
 	// Descriptions overrides or supplies descriptions.
@@ -279,6 +286,13 @@ func (b *builder) addFields(n *Node, t reflect.Type, index []int, p string, mode
 		child.TFName = SnakeCase(name)
 		child.index = idx
 		child.Description = docs[name]
+		if d, ok := b.opts.TypeDefaults[t][name]; ok && mode != Computed {
+			child.Default = d
+			if child.Mode == Optional {
+				child.Mode = OptionalComputed
+			}
+			child.Description += fmt.Sprintf(" Defaults to `%v`.", d)
+		}
 		if d, ok := b.opts.Descriptions[fp]; ok {
 			child.Description = d
 		}

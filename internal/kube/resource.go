@@ -45,7 +45,8 @@ type Kind struct {
 
 	// BuildNode derives the object's node tree; it runs once per process.
 	BuildNode func() *k8sschema.Node
-	// Hidden are server defaults not shown in plans (pod template CRD defaults).
+	// Hidden are server defaults not shown in plans; none of the current kinds needs one, as
+	// pod template CRD defaults are planned (k8sschema.Options.TypeDefaults).
 	Hidden k8sschema.HiddenDefaults
 
 	// Defaults applies the server defaults that the provider plans (visible in the plan) and
@@ -173,7 +174,7 @@ func (r *Resource) validate(config tftypes.Value) diag.Diagnostics {
 		errs = append(errs, more...)
 		for _, w := range warnings {
 			p, _ := k8sschema.AttributePath(node, w.Path.String())
-			diags.AddAttributeWarning(p, w.Summary, w.Detail)
+			diags.AddAttributeWarning(p, w.Summary, fmt.Sprintf("%s: %s", p, w.Detail))
 		}
 	}
 	if r.kind.Validate != nil {
@@ -226,7 +227,7 @@ func (r *Resource) planChange(config, plan, prior tftypes.Value) (tftypes.Value,
 	if r.kind.Defaults != nil {
 		r.kind.Defaults(defaulted, config)
 	}
-	planned := k8sschema.FillDefaults(node, config, plan, k8sschema.Encode(node, defaulted))
+	planned := k8sschema.FillDefaults(node, config, plan, k8sschema.ApplyNodeDefaults(node, k8sschema.Encode(node, defaulted)))
 	if r.kind.Hooks.PlanObject != nil {
 		planned = r.kind.Hooks.PlanObject(planned, prior, objectAttrs(planned))
 	}

@@ -44,7 +44,6 @@ var Kind = &kube.Kind{
 	NewObject:   func() runtime.Object { return &lwsv1.LeaderWorkerSet{} },
 	Description: description,
 	BuildNode:   node,
-	Hidden:      templateDefaults,
 	Defaults:    defaults,
 	Validate:    func(obj runtime.Object) field.ErrorList { return ValidateAll(obj.(*lwsv1.LeaderWorkerSet)) },
 	CheckConfig: checkConfig,
@@ -84,9 +83,10 @@ func NewResource() resource.Resource { return kube.NewResource(Kind)() }
 // NewDataSource is the kubeinfer_leaderworkerset data source.
 func NewDataSource() datasource.DataSource { return kube.NewDataSource(Kind)() }
 
-// templateDefaults are the LeaderWorkerSet CRD's structural defaults inside pod templates; the
-// server writes them into fields the user left unset, so they must not read as drift.
-var templateDefaults = k8sschema.HiddenDefaults{
+// templateDefaults are the LeaderWorkerSet CRD's structural defaults inside pod templates: the
+// server writes them into fields the user left unset, so the provider plans them. (The CRD's
+// "" defaults of non-pointer names read back as unset and need no entry.)
+var templateDefaults = map[reflect.Type]map[string]any{
 	reflect.TypeOf(corev1.ContainerPort{}):         {"protocol": "TCP"},
 	reflect.TypeOf(corev1.GRPCAction{}):            {"service": ""},
 	reflect.TypeOf(corev1.AzureDiskVolumeSource{}): {"fsType": "ext4", "readOnly": false},
@@ -94,14 +94,6 @@ var templateDefaults = k8sschema.HiddenDefaults{
 	reflect.TypeOf(corev1.RBDVolumeSource{}):       {"keyring": "/etc/ceph/keyring", "pool": "rbd", "user": "admin"},
 	reflect.TypeOf(corev1.ScaleIOVolumeSource{}):   {"fsType": "xfs", "storageMode": "ThinProvisioned"},
 	reflect.TypeOf(corev1.FileKeySelector{}):       {"optional": false},
-	reflect.TypeOf(corev1.LocalObjectReference{}):  {"name": ""},
-	reflect.TypeOf(corev1.ConfigMapKeySelector{}):  {"name": ""},
-	reflect.TypeOf(corev1.SecretKeySelector{}):     {"name": ""},
-	reflect.TypeOf(corev1.ConfigMapEnvSource{}):    {"name": ""},
-	reflect.TypeOf(corev1.SecretEnvSource{}):       {"name": ""},
-	reflect.TypeOf(corev1.ConfigMapVolumeSource{}): {"name": ""},
-	reflect.TypeOf(corev1.ConfigMapProjection{}):   {"name": ""},
-	reflect.TypeOf(corev1.SecretProjection{}):      {"name": ""},
 }
 
 // node is the object's schema tree, built once per process.
@@ -140,6 +132,7 @@ func buildNode() *k8sschema.Node {
 			"status":                                          k8sschema.Computed,
 		},
 		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
+		TypeDefaults:  templateDefaults,
 		Equivalents: map[string]map[string]string{
 			lwt + "restartPolicy": {string(lwsv1.DeprecatedDefaultRestartPolicy): string(lwsv1.NoneRestartPolicy)},
 		},

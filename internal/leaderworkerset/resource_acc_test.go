@@ -60,7 +60,7 @@ resource "kubeinfer_leaderworkerset" "test" {
               name = "HF_TOKEN"
               value_from = { secret_key_ref = { name = "hf-token", key = "token" } }
             }]
-            ports = [{ container_port = 8080 }]
+            ports = [{ container_port = 8080 }, { name = "metrics", container_port = 8081, protocol = "TCP" }]
             resources = {
               limits   = { "nvidia.com/gpu" = "8", memory = "1124Gi", "ephemeral-storage" = "800Gi" }
               requests = { "nvidia.com/gpu" = "8", "ephemeral-storage" = "800Gi", cpu = "125" }

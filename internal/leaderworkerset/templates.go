@@ -98,8 +98,8 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 				if e.Value != "" && secretLikeEnv.MatchString(e.Name) {
 					p := tplPath.Child("spec", c.list).Index(c.index).Child("env").Index(i).Child("value")
 					warnings = append(warnings, kube.Warning{Path: p, Summary: "Secret in a literal env value",
-						Detail: fmt.Sprintf("%s: env var %q holds a literal value, which is stored in plain text in the Terraform state and in the LeaderWorkerSet. "+
-							"Reference a Secret instead: value_from = { secret_key_ref = { name = \"...\", key = \"...\" } }.", p, e.Name)})
+						Detail: fmt.Sprintf("env var %q holds a literal value, which is stored in plain text in the Terraform state and in the LeaderWorkerSet. "+
+							"Reference a Secret instead: value_from = { secret_key_ref = { name = \"...\", key = \"...\" } }.", e.Name)})
 				}
 			}
 		}
