@@ -108,7 +108,7 @@ type ProviderModel struct {
 	FieldManager          types.String `tfsdk:"field_manager"`
 }
 
-// ExecModel is the value of the exec attribute.
+// ExecModel is the value of the exec block.
 type ExecModel struct {
 	APIVersion types.String `tfsdk:"api_version"`
 	Command    types.String `tfsdk:"command"`
@@ -116,7 +116,7 @@ type ExecModel struct {
 	Env        types.Map    `tfsdk:"env"`
 }
 
-// ExecAttrTypes are the attribute types of the exec object.
+// ExecAttrTypes are the attribute types of the exec block.
 var ExecAttrTypes = map[string]attr.Type{
 	"api_version": types.StringType,
 	"command":     types.StringType,
@@ -207,23 +207,35 @@ func (p *kubeinferProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 				Optional:            true,
 				MarkdownDescription: "URL of the proxy used for all requests to the API server." + envNote(EnvProxyURL),
 			},
-			"exec": schema.SingleNestedAttribute{
+			"field_manager": schema.StringAttribute{
 				Optional: true,
+				MarkdownDescription: "Field manager name used for server-side apply. Defaults to `" +
+					DefaultFieldManager + "`.",
+				Validators: []validator.String{stringvalidator.LengthBetween(1, 128)},
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"exec": schema.SingleNestedBlock{
 				MarkdownDescription: "Configuration of a client-go credential plugin that prints credentials " +
-					"(for example `aws eks get-token`). Written as an object, " +
-					"`exec = { api_version = \"client.authentication.k8s.io/v1beta1\", command = \"aws\", args = [...] }`, " +
-					"whereas the `hashicorp/kubernetes` provider uses an `exec { ... }` block: add `=` when reusing its configuration. " +
+					"(for example `aws eks get-token`). Written as a block, `exec { ... }`, matching the `exec` block of " +
+					"the `hashicorp/kubernetes` provider, so its configuration can be reused as is. " +
+					"When the block is present, `api_version` and `command` are required. " +
 					"The plugin never prompts for input.",
 				Attributes: map[string]schema.Attribute{
+					// Optional rather than Required: Terraform would otherwise
+					// require them even when the block is absent. execValidator
+					// requires them when the block is present.
 					"api_version": schema.StringAttribute{
-						Required: true,
+						Optional: true,
 						MarkdownDescription: "API version of the `ExecCredential` exchanged with the plugin: " +
-							"`client.authentication.k8s.io/v1` or `client.authentication.k8s.io/v1beta1`.",
+							"`client.authentication.k8s.io/v1` or `client.authentication.k8s.io/v1beta1`. " +
+							"Required when the `exec` block is present.",
 						Validators: []validator.String{stringvalidator.OneOf(execAPIVersions...)},
 					},
 					"command": schema.StringAttribute{
-						Required:            true,
-						MarkdownDescription: "Command to run: an absolute path, or a name looked up in `PATH`.",
+						Optional: true,
+						MarkdownDescription: "Command to run: an absolute path, or a name looked up in `PATH`. " +
+							"Required when the `exec` block is present.",
 					},
 					"args": schema.ListAttribute{
 						Optional:            true,
@@ -236,15 +248,48 @@ func (p *kubeinferProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 						MarkdownDescription: "Environment variables set for the command, in addition to Terraform's environment.",
 					},
 				},
-			},
-			"field_manager": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Field manager name used for server-side apply. Defaults to `" +
-					DefaultFieldManager + "`.",
-				Validators: []validator.String{stringvalidator.LengthBetween(1, 128)},
+				Validators: []validator.Object{execValidator{}},
 			},
 		},
 	}
+}
+
+// execRequired are the attributes of the exec block that must be set when
+// the block is present.
+var execRequired = []string{"api_version", "command"}
+
+// execValidator requires api_version and command when the exec block is
+// present. A SingleNestedBlock cannot mark them Required: Terraform would
+// then require them, and so the block, in every configuration.
+type execValidator struct{}
+
+var _ validator.Object = execValidator{}
+
+func (execValidator) Description(_ context.Context) string {
+	return "api_version and command must be set when the exec block is present"
+}
+
+func (v execValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (execValidator) ValidateObject(_ context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	attrs := req.ConfigValue.Attributes()
+	for _, name := range execRequired {
+		// Unknown values are fine: they are set, only not known yet.
+		if v, ok := attrs[name]; !ok || v.IsNull() {
+			resp.Diagnostics.Append(execMissingAttribute(req.Path.AtName(name), name))
+		}
+	}
+}
+
+func execMissingAttribute(p path.Path, name string) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(p, "Missing exec."+name,
+		fmt.Sprintf("The exec block must set %q: api_version and command are required when the block is present, "+
+			"as in the exec block of the hashicorp/kubernetes provider.", name))
 }
 
 func (p *kubeinferProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -379,6 +424,13 @@ func SettingsFrom(ctx context.Context, m ProviderModel, getenv func(string) stri
 	if !m.Exec.IsNull() && !m.Exec.IsUnknown() {
 		var e ExecModel
 		diags.Append(m.Exec.As(ctx, &e, basetypes.ObjectAsOptions{})...)
+		// Normally rejected by execValidator before Configure runs.
+		if e.APIVersion.IsNull() {
+			diags.Append(execMissingAttribute(path.Root("exec").AtName("api_version"), "api_version"))
+		}
+		if e.Command.IsNull() {
+			diags.Append(execMissingAttribute(path.Root("exec").AtName("command"), "command"))
+		}
 		exec := &kube.ExecConfig{
 			APIVersion: e.APIVersion.ValueString(),
 			Command:    e.Command.ValueString(),

@@ -65,7 +65,6 @@ func TestSchema(t *testing.T) {
 		"insecure":                 EnvInsecure,
 		"tls_server_name":          EnvTLSServerName,
 		"proxy_url":                EnvProxyURL,
-		"exec":                     "",
 		"field_manager":            "",
 	}
 	if len(s.Attributes) != len(want) {
@@ -92,18 +91,33 @@ func TestSchema(t *testing.T) {
 			t.Errorf("%s: sensitive = %v, want %v", name, a.IsSensitive(), sensitive)
 		}
 	}
-	exec, ok := s.Attributes["exec"].(schema.SingleNestedAttribute)
+	// exec is a block, as in the hashicorp/kubernetes provider.
+	if _, ok := s.Attributes["exec"]; ok {
+		t.Error("exec must be a block, not an attribute")
+	}
+	if len(s.Blocks) != 1 {
+		t.Errorf("schema has %d blocks, want 1 (exec)", len(s.Blocks))
+	}
+	exec, ok := s.Blocks["exec"].(schema.SingleNestedBlock)
 	if !ok {
-		t.Fatalf("exec is %T, want SingleNestedAttribute", s.Attributes["exec"])
+		t.Fatalf("exec is %T, want SingleNestedBlock", s.Blocks["exec"])
+	}
+	if exec.GetMarkdownDescription() == "" {
+		t.Error("exec: no description")
+	}
+	if len(exec.Validators) == 0 {
+		t.Error("exec: no validator requiring api_version and command")
 	}
 	for _, name := range []string{"api_version", "command", "args", "env"} {
 		a, ok := exec.Attributes[name]
 		if !ok || a.GetMarkdownDescription() == "" {
 			t.Errorf("exec.%s missing or undocumented", name)
+			continue
 		}
-	}
-	if !exec.Attributes["api_version"].IsRequired() || !exec.Attributes["command"].IsRequired() {
-		t.Error("exec.api_version and exec.command must be required")
+		// Required attributes would make the block itself mandatory.
+		if !a.IsOptional() || a.IsRequired() || a.IsComputed() {
+			t.Errorf("exec.%s: want optional only", name)
+		}
 	}
 	if s.MarkdownDescription == "" {
 		t.Error("provider has no description")
@@ -393,7 +407,7 @@ func TestProviderUnitConfigure(t *testing.T) {
 			{
 				Config: `provider "kubeinfer" {
   host = "https://127.0.0.1:1"
-  exec = {
+  exec {
     api_version = "client.authentication.k8s.io/v1beta1"
     command     = "true"
     args        = ["a", "b"]
@@ -438,7 +452,7 @@ func TestProviderUnitInvalidExecVersion(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: `provider "kubeinfer" {
-  exec = {
+  exec {
     api_version = "client.authentication.k8s.io/v1alpha1"
     command     = "true"
   }
@@ -450,4 +464,51 @@ data "kubeinfer_probe" "p" {}
 			},
 		},
 	})
+}
+
+// When the exec block is present, api_version and command are required
+// (the framework cannot mark them Required inside a SingleNestedBlock).
+func TestProviderUnitExecBlockRequiresAPIVersionAndCommand(t *testing.T) {
+	cases := map[string]struct {
+		block string
+		want  *regexp.Regexp
+	}{
+		"empty":               {"exec {}", regexp.MustCompile(`(?s)Missing exec.api_version.*Missing exec.command|(?s)Missing exec.command.*Missing exec.api_version`)},
+		"without command":     {"exec {\n    api_version = \"client.authentication.k8s.io/v1\"\n  }", regexp.MustCompile(`Missing exec.command`)},
+		"without api_version": {"exec {\n    command = \"true\"\n    args    = [\"a\"]\n  }", regexp.MustCompile(`Missing exec.api_version`)},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			resource.UnitTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: probeFactories,
+				Steps: []resource.TestStep{
+					{
+						Config:      "provider \"kubeinfer\" {\n  " + tc.block + "\n}\n\ndata \"kubeinfer_probe\" \"p\" {}\n",
+						ExpectError: tc.want,
+					},
+				},
+			})
+		})
+	}
+}
+
+func TestSettingsFromExecMissingAttributes(t *testing.T) {
+	m := ProviderModel{
+		ConfigPaths: types.ListNull(types.StringType),
+		Exec: types.ObjectValueMust(ExecAttrTypes, map[string]attr.Value{
+			"api_version": types.StringNull(),
+			"command":     types.StringNull(),
+			"args":        types.ListNull(types.StringType),
+			"env":         types.MapNull(types.StringType),
+		}),
+	}
+	_, diags := SettingsFrom(context.Background(), m, func(string) string { return "" })
+	if diags.ErrorsCount() != 2 {
+		t.Fatalf("want 2 errors (api_version, command), got %v", diags)
+	}
+	for _, d := range diags.Errors() {
+		if !strings.HasPrefix(d.Summary(), "Missing exec.") {
+			t.Errorf("unexpected diagnostic %q", d.Summary())
+		}
+	}
 }

@@ -1,6 +1,6 @@
 # Short-lived credentials from a client-go credential plugin, here the AWS CLI
-# for an EKS cluster. Note that `exec` is an attribute (exec = { ... }), not a
-# block as in the hashicorp/kubernetes provider.
+# for an EKS cluster. `exec` is a block, written exactly like the exec block of
+# the hashicorp/kubernetes provider.
 variable "cluster_name" {
   type = string
 }
@@ -17,7 +17,7 @@ variable "cluster_ca_certificate" {
 provider "kubeinfer" {
   host                   = var.cluster_endpoint
   cluster_ca_certificate = var.cluster_ca_certificate
-  exec = {
+  exec {
     api_version = "client.authentication.k8s.io/v1beta1"
     command     = "aws"
     args        = ["eks", "get-token", "--cluster-name", var.cluster_name]
