@@ -52,7 +52,11 @@ func run() error {
 	flag.IntVar(&o.runs, "runs", 3, "runs per operation (the median is reported)")
 	flag.StringVar(&lws, "lws", "1,20,100", "numbers of LeaderWorkerSets")
 	flag.StringVar(&plc, "plc", "20,100", "numbers of PriorityLevelConfigurations")
+	emit := flag.String("emit", "", "only write the configurations and manifests of every case under this folder (for profiling by hand)")
 	flag.Parse()
+	if *emit != "" {
+		return emitCases(*emit, o.kubeconfig, lws, plc)
+	}
 	if o.provider == "" || o.kubeconfig == "" {
 		flag.Usage()
 		return errors.New("-provider and -kubeconfig are required")
@@ -97,6 +101,43 @@ func run() error {
 	}
 	logf("measured in %s", time.Since(start).Round(time.Second))
 	return b.report()
+}
+
+func emitCases(dir, kubeconfig, lws, plc string) error {
+	b := &bench{}
+	var err error
+	if b.o.lws, err = parseInts(lws); err != nil {
+		return err
+	}
+	if b.o.plc, err = parseInts(plc); err != nil {
+		return err
+	}
+	for _, c := range b.cases() {
+		d := filepath.Join(dir, fmt.Sprintf("%s-%d", strings.ToLower(c.kind.Name), c.n))
+		if err := writeCase(d, c, kubeconfig); err != nil {
+			return err
+		}
+		logf("wrote %s", d)
+	}
+	return nil
+}
+
+// writeCase writes offline/main.tf, online/main.tf and objects.yaml of a case under dir.
+func writeCase(dir string, c benchCase, kubeconfig string) error {
+	for _, offline := range []bool{true, false} {
+		sub := filepath.Join(dir, map[bool]string{true: "offline", false: "online"}[offline])
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(sub, "main.tf"), []byte(configFor(c.kind, c.n, kubeconfig, offline)), 0o644); err != nil {
+			return err
+		}
+	}
+	manifests, err := manifestsFor(c.kind, c.n)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "objects.yaml"), manifests, 0o644)
 }
 
 func parseInts(s string) ([]int, error) {
@@ -155,6 +196,7 @@ type sample struct {
 	rssKiB  int64         // peak RSS of the largest provider process (Terraform only)
 	cpu     time.Duration // user + system time of all provider processes (Terraform only)
 	nProc   int           // provider processes started
+	total   time.Duration // user + system time of the command and the children it waited for
 	warning string        // unexpected outcome that did not stop the run
 }
 
@@ -242,25 +284,10 @@ func (b *bench) result(c benchCase, op string) *result {
 func (b *bench) runCase(c benchCase) error {
 	dir := filepath.Join(b.o.work, fmt.Sprintf("%s-%d", strings.ToLower(c.kind.Name), c.n))
 	offline, online := filepath.Join(dir, "offline"), filepath.Join(dir, "online")
-	for _, d := range []string{offline, online} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
-	}
-	if err := os.WriteFile(filepath.Join(offline, "main.tf"), []byte(configFor(c.kind, c.n, b.o.kubeconfig, true)), 0o644); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(online, "main.tf"), []byte(configFor(c.kind, c.n, b.o.kubeconfig, false)), 0o644); err != nil {
-		return err
-	}
-	manifests, err := manifestsFor(c.kind, c.n)
-	if err != nil {
+	if err := writeCase(dir, c, b.o.kubeconfig); err != nil {
 		return err
 	}
 	yamlPath := filepath.Join(dir, "objects.yaml")
-	if err := os.WriteFile(yamlPath, manifests, 0o644); err != nil {
-		return err
-	}
 
 	tf := func(dir string, wantExit int, args ...string) (sample, error) {
 		return b.terraform(dir, wantExit, args...)
@@ -294,8 +321,8 @@ func (b *bench) runCase(c benchCase) error {
 				return fmt.Errorf("terraform, %s: %w", s.op, err)
 			}
 			b.result(c, s.op).tf = append(b.result(c, s.op).tf, smp)
-			logf("  terraform %-42s %6.2f s  provider %5.1f MiB, %5.2f s CPU, %d process(es)%s", s.op, smp.wall.Seconds(),
-				float64(smp.rssKiB)/1024, smp.cpu.Seconds(), smp.nProc, suffix(smp.warning))
+			logf("  terraform %-42s %6.2f s  provider %5.1f MiB, %5.2f s CPU, %d process(es); terraform %5.2f s CPU%s", s.op, smp.wall.Seconds(),
+				float64(smp.rssKiB)/1024, smp.cpu.Seconds(), smp.nProc, (smp.total - smp.cpu).Seconds(), suffix(smp.warning))
 		}
 		floor := []struct {
 			op  string
@@ -354,6 +381,9 @@ func (b *bench) command(dir string, wantExit int, name string, args ...string) (
 	start := time.Now()
 	err := cmd.Run()
 	s := sample{wall: time.Since(start)}
+	if cmd.ProcessState != nil {
+		s.total = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
 	code := 0
 	var exitErr *exec.ExitError
 	if errors.As(err, &exitErr) {
