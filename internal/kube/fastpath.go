@@ -2,6 +2,7 @@ package kube
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -14,19 +15,21 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
 
-// The framework plans and validates a resource by walking every attribute of its schema, looking
+// The framework plans, validates, reads and applies a resource by walking every attribute of its schema, looking
 // each one up from the schema root and converting values to framework types at every level. For
 // a LeaderWorkerSet (two pod templates, ~2,300 attributes) that costs about 250 ms of CPU per
 // object, so 100 objects take half a minute before the provider does any work of its own.
 //
-// WithFastPlan serves ValidateResourceConfig and PlanResourceChange of the kinds' resources
-// directly on the raw values, with the same semantics as the framework (defaults, computed
-// values marked unknown on change, the resource's plan modification, replacements) and in one
-// walk of the value. Every other call, and every other resource, goes to the framework.
+// WithFastPlan serves ValidateResourceConfig, PlanResourceChange, ReadResource,
+// ApplyResourceChange and UpgradeResourceState of the kinds' resources directly on the raw
+// values, with the same semantics as the framework (defaults, computed values marked unknown on
+// change, the resource's plan modification, replacements) and in one walk of the value. Both
+// paths call the same Resource methods. Schemas, provider configuration, import, data sources
+// and functions go to the framework.
 
-// WithFastPlan wraps a framework provider server.
-func WithFastPlan(inner tfprotov6.ProviderServer, providerTypeName string, kinds ...*Kind) tfprotov6.ProviderServer {
-	s := &fastServer{ProviderServer: inner, resources: map[string]*fastResource{}}
+// WithFastPlan wraps a framework provider server; data returns the configured provider data.
+func WithFastPlan(inner tfprotov6.ProviderServer, data func() *ProviderData, providerTypeName string, kinds ...*Kind) tfprotov6.ProviderServer {
+	s := &fastServer{ProviderServer: inner, data: data, resources: map[string]*fastResource{}}
 	for _, k := range kinds {
 		s.resources[providerTypeName+"_"+k.TypeName] = &fastResource{res: &Resource{kind: k}}
 	}
@@ -35,6 +38,7 @@ func WithFastPlan(inner tfprotov6.ProviderServer, providerTypeName string, kinds
 
 type fastServer struct {
 	tfprotov6.ProviderServer
+	data      func() *ProviderData
 	resources map[string]*fastResource
 }
 
@@ -231,4 +235,100 @@ func toTFPath(p path.Path) *tftypes.AttributePath {
 		}
 	}
 	return tp
+}
+
+// configured returns a resource bound to the provider's client.
+func (s *fastServer) configured(f *fastResource) *Resource {
+	return &Resource{kind: f.res.kind, data: s.data()}
+}
+
+func (s *fastServer) UpgradeResourceState(ctx context.Context, req *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error) {
+	f := s.lookup(ctx, req.TypeName)
+	if f == nil || req.Version != 0 || req.RawState == nil || req.RawState.JSON == nil {
+		return s.ProviderServer.UpgradeResourceState(ctx, req)
+	}
+	// Schema version 0 is the only one: the stored state only needs decoding, tolerating
+	// attributes an older build had.
+	resp := &tfprotov6.UpgradeResourceStateResponse{}
+	v, err := req.RawState.UnmarshalWithOpts(f.typ, tfprotov6.UnmarshalOpts{ValueFromJSONOpts: tftypes.ValueFromJSONOpts{IgnoreUndefinedAttributes: true}})
+	if err != nil {
+		return s.ProviderServer.UpgradeResourceState(ctx, req)
+	}
+	dv, err := tfprotov6.NewDynamicValue(f.typ, v)
+	if err != nil {
+		resp.Diagnostics = append(resp.Diagnostics, errorDiag("Cannot encode the state", err.Error()))
+		return resp, nil
+	}
+	resp.UpgradedState = &dv
+	return resp, nil
+}
+
+func (s *fastServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+	f := s.lookup(ctx, req.TypeName)
+	if f == nil {
+		return s.ProviderServer.ReadResource(ctx, req)
+	}
+	resp := &tfprotov6.ReadResourceResponse{Private: req.Private, NewState: req.CurrentState}
+	current, err := req.CurrentState.Unmarshal(f.typ)
+	if err != nil {
+		resp.Diagnostics = append(resp.Diagnostics, errorDiag("Cannot decode the state", err.Error()))
+		return resp, nil
+	}
+	if current.IsNull() {
+		return resp, nil
+	}
+	newState, removed, diags := s.configured(f).read(ctx, current)
+	resp.Diagnostics = toProtoDiags(diags)
+	if diags.HasError() {
+		return resp, nil
+	}
+	if removed {
+		newState = tftypes.NewValue(f.typ, nil)
+	}
+	dv, err := tfprotov6.NewDynamicValue(f.typ, newState)
+	if err != nil {
+		resp.Diagnostics = append(resp.Diagnostics, errorDiag("Cannot encode the state", err.Error()))
+		return resp, nil
+	}
+	resp.NewState = &dv
+	return resp, nil
+}
+
+func (s *fastServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	f := s.lookup(ctx, req.TypeName)
+	if f == nil {
+		return s.ProviderServer.ApplyResourceChange(ctx, req)
+	}
+	resp := &tfprotov6.ApplyResourceChangeResponse{Private: req.PlannedPrivate}
+	prior, err1 := req.PriorState.Unmarshal(f.typ)
+	planned, err2 := req.PlannedState.Unmarshal(f.typ)
+	if err1 != nil || err2 != nil {
+		resp.Diagnostics = append(resp.Diagnostics, errorDiag("Cannot decode the apply request", errors.Join(err1, err2).Error()))
+		return resp, nil
+	}
+	r := s.configured(f)
+	var diags diag.Diagnostics
+	newState := prior // on failure the object is as it was
+	switch {
+	case planned.IsNull():
+		diags = r.delete(ctx, prior)
+		if !diags.HasError() {
+			newState = planned
+		}
+	default:
+		created := prior.IsNull()
+		state := tftypes.Value{}
+		r.apply(ctx, planned, created, &state, &diags)
+		if state.Type() != nil {
+			newState = state // the object exists (even if waiting failed): record it
+		}
+	}
+	resp.Diagnostics = toProtoDiags(diags)
+	dv, err := tfprotov6.NewDynamicValue(f.typ, newState)
+	if err != nil {
+		resp.Diagnostics = append(resp.Diagnostics, errorDiag("Cannot encode the state", err.Error()))
+		return resp, nil
+	}
+	resp.NewState = &dv
+	return resp, nil
 }

@@ -490,37 +490,45 @@ func pick(attrs map[string]tftypes.Value, node *k8sschema.Node) map[string]tftyp
 }
 
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	prior := req.State.Raw
-	attrs := objectAttrs(prior)
-	meta, ok := metaFromAttrs(attrs)
-	if !ok {
-		resp.Diagnostics.AddError("Invalid state", "The state has no metadata.name; re-import the object.")
+	st, removed, diags := r.read(ctx, req.State.Raw)
+	resp.Diagnostics.Append(diags...)
+	if diags.HasError() {
 		return
 	}
-	ri := r.client(&resp.Diagnostics, meta.namespace)
-	if ri == nil {
-		return
-	}
-	u, err := ri.Get(ctx, meta.name, getOptions)
-	if isNotFound(err) {
+	if removed {
 		resp.State.RemoveResource(ctx) // deleted out of band: the next plan re-creates it
 		return
 	}
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot read "+r.kind.GVK.Kind, apiErrorDetail(err))
-		return
-	}
-	spec, hasSpec := attrs["spec"]
-	importing := !hasSpec || spec.IsNull()
-	if _, ok := attrs["spec"]; !ok {
-		importing = isImporting(attrs, r.kind.Node())
-	}
-	st, err := r.stateFrom(prior, u, importing)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot read back "+r.kind.GVK.Kind, err.Error())
-		return
-	}
 	resp.State.Raw = st
+}
+
+// read refreshes prior from the server; removed reports an object deleted out of band.
+func (r *Resource) read(ctx context.Context, prior tftypes.Value) (tftypes.Value, bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	attrs := objectAttrs(prior)
+	meta, ok := metaFromAttrs(attrs)
+	if !ok {
+		diags.AddError("Invalid state", "The state has no metadata.name; re-import the object.")
+		return prior, false, diags
+	}
+	ri := r.client(&diags, meta.namespace)
+	if ri == nil {
+		return prior, false, diags
+	}
+	u, err := ri.Get(ctx, meta.name, getOptions)
+	if isNotFound(err) {
+		return prior, true, diags
+	}
+	if err != nil {
+		diags.AddError("Cannot read "+r.kind.GVK.Kind, apiErrorDetail(err))
+		return prior, false, diags
+	}
+	st, err := r.stateFrom(prior, u, isImporting(attrs, r.kind.Node()))
+	if err != nil {
+		diags.AddError("Cannot read back "+r.kind.GVK.Kind, err.Error())
+		return prior, false, diags
+	}
+	return st, false, diags
 }
 
 // isImporting reports whether state holds nothing but the identity (fresh from ImportState).
@@ -549,21 +557,28 @@ func metaFromAttrs(attrs map[string]tftypes.Value) (objMeta, bool) {
 }
 
 func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	attrs := objectAttrs(req.State.Raw)
+	resp.Diagnostics.Append(r.delete(ctx, req.State.Raw)...)
+}
+
+// delete deletes the object of state prior and waits until it is gone.
+func (r *Resource) delete(ctx context.Context, prior tftypes.Value) diag.Diagnostics {
+	var diags diag.Diagnostics
+	attrs := objectAttrs(prior)
 	meta, ok := metaFromAttrs(attrs)
 	if !ok {
-		return
+		return nil
 	}
-	ri := r.client(&resp.Diagnostics, meta.namespace)
+	ri := r.client(&diags, meta.namespace)
 	if ri == nil {
-		return
+		return diags
 	}
 	timeout := timeoutFrom(attrs[attrTimeouts], "delete", 10*time.Minute)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if err := deleteAndWait(ctx, ri, meta.name); err != nil {
-		resp.Diagnostics.AddError(fmt.Sprintf("Cannot delete %s %q", r.kind.GVK.Kind, r.describe(meta)), err.Error())
+		diags.AddError(fmt.Sprintf("Cannot delete %s %q", r.kind.GVK.Kind, r.describe(meta)), err.Error())
 	}
+	return diags
 }
 
 // ImportState accepts "namespace/name" (or "name" for the default namespace, or a

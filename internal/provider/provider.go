@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -71,15 +72,21 @@ var (
 
 type kubeinferProvider struct {
 	version string
+	// data is what Configure produced last; the fast path of the kinds' resources reads it.
+	data atomic.Pointer[kube.ProviderData]
 }
+
+// ProviderData returns the configured client data, or nil before Configure.
+func (p *kubeinferProvider) ProviderData() *kube.ProviderData { return p.data.Load() }
 
 // New returns a constructor for the provider, as expected by providerserver.
 // NewServer serves the provider over protocol 6, planning the Kubernetes kinds' resources on
 // the fast path (see kube.WithFastPlan).
 func NewServer(version string) func() tfprotov6.ProviderServer {
 	return func() tfprotov6.ProviderServer {
-		inner := providerserver.NewProtocol6(New(version)())()
-		return kube.WithFastPlan(inner, TypeName, leaderworkerset.Kind, prioritylevelconfiguration.Kind, flowschema.Kind)
+		p := &kubeinferProvider{version: version}
+		inner := providerserver.NewProtocol6(p)()
+		return kube.WithFastPlan(inner, p.ProviderData, TypeName, leaderworkerset.Kind, prioritylevelconfiguration.Kind, flowschema.Kind)
 	}
 }
 
@@ -317,6 +324,7 @@ func (p *kubeinferProvider) Configure(ctx context.Context, req provider.Configur
 		data.Client = kube.NewClient(settings, p.userAgent(req.TerraformVersion))
 	}
 
+	p.data.Store(data)
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.EphemeralResourceData = data
