@@ -3,7 +3,6 @@ package kube
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -80,8 +79,6 @@ type Hooks struct {
 	ApplyBody func(body map[string]any, extras map[string]tftypes.Value)
 	// PlanObject adjusts the planned node value (e.g. keeps replicas from state).
 	PlanObject func(plan, state tftypes.Value, extras map[string]tftypes.Value) tftypes.Value
-	// RefreshObject adjusts the refreshed value before it becomes state.
-	RefreshObject func(prior, fresh tftypes.Value, extras map[string]tftypes.Value) tftypes.Value
 	// AfterApply waits for the object to be ready; it returns the final object.
 	AfterApply func(ctx context.Context, ri dynamic.ResourceInterface, obj *unstructured.Unstructured, extras map[string]tftypes.Value) (*unstructured.Unstructured, error)
 }
@@ -456,9 +453,6 @@ func (r *Resource) stateFrom(prior tftypes.Value, u *unstructured.Unstructured, 
 		nodePrior := tftypes.NewValue(node.TFType(), pick(priorAttrs, node))
 		merged = k8sschema.Merge(node, nodePrior, fresh, r.kind.Hidden)
 	}
-	if r.kind.Hooks.RefreshObject != nil {
-		merged = r.kind.Hooks.RefreshObject(prior, merged, priorAttrs)
-	}
 	attrs := objectAttrs(merged)
 	for k, v := range priorAttrs {
 		if _, isNode := attrs[k]; !isNode {
@@ -660,5 +654,3 @@ func timeoutFrom(v tftypes.Value, op string, def time.Duration) time.Duration {
 	}
 	return d
 }
-
-var errNotReady = errors.New("not ready")

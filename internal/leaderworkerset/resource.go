@@ -70,10 +70,9 @@ var Kind = &kube.Kind{
 		attrManageReplicas: tftypes.NewValue(tftypes.Bool, true),
 	},
 	Hooks: kube.Hooks{
-		ApplyBody:     applyBody,
-		PlanObject:    planObject,
-		RefreshObject: nil,
-		AfterApply:    waitForRollout,
+		ApplyBody:  applyBody,
+		PlanObject: planObject,
+		AfterApply: waitForRollout,
 	},
 }
 
