@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	flowcontrolv1beta3 "k8s.io/api/flowcontrol/v1beta3"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 )
 
 const (
@@ -74,8 +73,8 @@ func Validate(obj *flowcontrolv1.PriorityLevelConfiguration) field.ErrorList {
 	if obj == nil {
 		return nil
 	}
-	name := effectiveName(&obj.ObjectMeta)
-	allErrs := validateObjectMeta(&obj.ObjectMeta)
+	name := kube.EffectiveName(&obj.ObjectMeta)
+	allErrs := kube.ValidateClusterScopedObjectMeta(&obj.ObjectMeta)
 
 	if _, ok := obj.Annotations[PreserveZeroConcurrencySharesAnnotation]; ok {
 		allErrs = append(allErrs, field.Forbidden(field.NewPath("metadata").Child("annotations"),
@@ -87,41 +86,6 @@ func Validate(obj *flowcontrolv1.PriorityLevelConfiguration) field.ErrorList {
 	allErrs = append(allErrs, validateIfMandatory(name, &obj.Spec, specPath)...)
 	// status is reset by the server on create and kept on update, so it is not validated here.
 	return mergeMissing(allErrs, validateSpecDeclarative(&obj.Spec, specPath))
-}
-
-// effectiveName mirrors the registry's name generation for generateName-only
-// objects (names.SimpleNameGenerator: base truncated to 58 chars + 5 random
-// lowercase alphanumerics), so that validity does not depend on the random part.
-func effectiveName(meta *metav1.ObjectMeta) string {
-	if meta.Name != "" || meta.GenerateName == "" {
-		return meta.Name
-	}
-	base := meta.GenerateName
-	if len(base) > 58 {
-		base = base[:58]
-	}
-	return base + "xxxxx"
-}
-
-// validateObjectMeta ports pkg/apis/core/validation/validation.go ValidateObjectMeta
-// (requiresNamespace=false, NameIsDNSSubdomain) as applied after rest.BeforeCreate.
-func validateObjectMeta(meta *metav1.ObjectMeta) field.ErrorList {
-	m := *meta
-	m.Name = effectiveName(meta)
-	// rest.EnsureObjectNamespaceMatchesRequestNamespace clears metadata.namespace
-	// of cluster-scoped objects before validation (see ValidateProviderRules).
-	m.Namespace = ""
-	// PrepareForCreate sets generation to 1 (update keeps the stored value).
-	m.Generation = 0
-	fldPath := field.NewPath("metadata")
-	allErrs := apimachineryvalidation.ValidateObjectMeta(&m, false, apimachineryvalidation.NameIsDNSSubdomain, fldPath)
-	for i, f := range m.Finalizers {
-		// pkg/apis/core/validation/validation.go validateKubeFinalizerName
-		if !strings.Contains(f, "/") && f != "kubernetes" && f != metav1.FinalizerOrphanDependents && f != metav1.FinalizerDeleteDependents {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("finalizers").Index(i), f, "name is neither a standard finalizer name nor is it fully qualified"))
-		}
-	}
-	return allErrs
 }
 
 // Port of pkg/apis/flowcontrol/validation/validation.go ValidatePriorityLevelConfigurationSpec.
