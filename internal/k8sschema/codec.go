@@ -316,13 +316,13 @@ func encode(n *Node, rv reflect.Value) tftypes.Value {
 func encodeString(n *Node, rv reflect.Value) (string, bool) {
 	switch n.Format {
 	case FormatQuantity:
-		q := rv.Interface().(resource.Quantity)
+		q, _ := rv.Interface().(resource.Quantity)
 		if q.IsZero() && !n.Pointer && q.Format == "" {
 			return "", true
 		}
 		return q.String(), false
 	case FormatIntOrString:
-		v := rv.Interface().(intstr.IntOrString)
+		v, _ := rv.Interface().(intstr.IntOrString)
 		return v.String(), false
 	case FormatTime:
 		var t time.Time
@@ -337,7 +337,8 @@ func encodeString(n *Node, rv reflect.Value) (string, bool) {
 		}
 		return t.UTC().Format(time.RFC3339), false
 	case FormatDuration:
-		return rv.Interface().(metav1.Duration).Duration.String(), false
+		d, _ := rv.Interface().(metav1.Duration)
+		return d.Duration.String(), false
 	case FormatBytes:
 		if rv.IsNil() {
 			return "", true

@@ -331,7 +331,7 @@ func SnakeCase(s string) string {
 			// An acronym ends where an upper-case letter is followed by a lower-case one, except a
 			// plural "s" that ends the word ("WWNs", "IPs").
 			acronymEnd := i > 0 && unicode.IsUpper(r[i-1]) && i+1 < len(r) && unicode.IsLower(r[i+1]) &&
-				!(r[i+1] == 's' && (i+2 == len(r) || unicode.IsUpper(r[i+2])))
+				(r[i+1] != 's' || (i+2 != len(r) && !unicode.IsUpper(r[i+2])))
 			if prevLower || acronymEnd {
 				out.WriteByte('_')
 			}

@@ -129,20 +129,20 @@ func (n *Node) ResourceAttribute() rschema.Attribute {
 	case KindList:
 		if n.Elem.Kind == KindObject {
 			return rschema.ListNestedAttribute{Required: req, Optional: opt, Computed: comp, Sensitive: n.Sensitive, MarkdownDescription: desc,
-				CustomType:   n.AttrType().(types.ListType),
-				NestedObject: rschema.NestedAttributeObject{Attributes: n.Elem.ResourceAttributes(), CustomType: n.Elem.AttrType().(types.ObjectType)}}
+				CustomType:   n.listType(),
+				NestedObject: rschema.NestedAttributeObject{Attributes: n.Elem.ResourceAttributes(), CustomType: n.Elem.objectType()}}
 		}
 		return rschema.ListAttribute{Required: req, Optional: opt, Computed: comp, Sensitive: n.Sensitive, MarkdownDescription: desc, ElementType: n.Elem.AttrType()}
 	case KindMap:
 		if n.Elem.Kind == KindObject {
 			return rschema.MapNestedAttribute{Required: req, Optional: opt, Computed: comp, Sensitive: n.Sensitive, MarkdownDescription: desc,
-				CustomType:   n.AttrType().(types.MapType),
-				NestedObject: rschema.NestedAttributeObject{Attributes: n.Elem.ResourceAttributes(), CustomType: n.Elem.AttrType().(types.ObjectType)}}
+				CustomType:   n.mapType(),
+				NestedObject: rschema.NestedAttributeObject{Attributes: n.Elem.ResourceAttributes(), CustomType: n.Elem.objectType()}}
 		}
 		return rschema.MapAttribute{Required: req, Optional: opt, Computed: comp, Sensitive: n.Sensitive, MarkdownDescription: desc, ElementType: n.Elem.AttrType()}
 	default:
 		return rschema.SingleNestedAttribute{Required: req, Optional: opt, Computed: comp, Sensitive: n.Sensitive, MarkdownDescription: desc,
-			CustomType: n.AttrType().(types.ObjectType), Attributes: n.ResourceAttributes()}
+			CustomType: n.objectType(), Attributes: n.ResourceAttributes()}
 	}
 }
 
@@ -175,19 +175,24 @@ func (n *Node) dataSourceAttribute(inputs map[string]Mode) dschema.Attribute {
 	case KindList:
 		if n.Elem.Kind == KindObject {
 			return dschema.ListNestedAttribute{Computed: true, Sensitive: n.Sensitive, MarkdownDescription: desc,
-				CustomType:   n.AttrType().(types.ListType),
-				NestedObject: dschema.NestedAttributeObject{Attributes: n.Elem.DataSourceAttributes(inputs), CustomType: n.Elem.AttrType().(types.ObjectType)}}
+				CustomType:   n.listType(),
+				NestedObject: dschema.NestedAttributeObject{Attributes: n.Elem.DataSourceAttributes(inputs), CustomType: n.Elem.objectType()}}
 		}
 		return dschema.ListAttribute{Computed: true, Sensitive: n.Sensitive, MarkdownDescription: desc, ElementType: n.Elem.AttrType()}
 	case KindMap:
 		if n.Elem.Kind == KindObject {
 			return dschema.MapNestedAttribute{Computed: true, Sensitive: n.Sensitive, MarkdownDescription: desc,
-				CustomType:   n.AttrType().(types.MapType),
-				NestedObject: dschema.NestedAttributeObject{Attributes: n.Elem.DataSourceAttributes(inputs), CustomType: n.Elem.AttrType().(types.ObjectType)}}
+				CustomType:   n.mapType(),
+				NestedObject: dschema.NestedAttributeObject{Attributes: n.Elem.DataSourceAttributes(inputs), CustomType: n.Elem.objectType()}}
 		}
 		return dschema.MapAttribute{Computed: true, Sensitive: n.Sensitive, MarkdownDescription: desc, ElementType: n.Elem.AttrType()}
 	default:
 		return dschema.SingleNestedAttribute{Required: req, Optional: opt, Computed: comp, Sensitive: n.Sensitive, MarkdownDescription: desc,
-			CustomType: n.AttrType().(types.ObjectType), Attributes: n.DataSourceAttributes(inputs)}
+			CustomType: n.objectType(), Attributes: n.DataSourceAttributes(inputs)}
 	}
 }
+
+// The nested attributes' custom types are the node's cached types.
+func (n *Node) objectType() types.ObjectType { t, _ := n.AttrType().(types.ObjectType); return t }
+func (n *Node) listType() types.ListType     { t, _ := n.AttrType().(types.ListType); return t }
+func (n *Node) mapType() types.MapType       { t, _ := n.AttrType().(types.MapType); return t }

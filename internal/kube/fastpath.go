@@ -58,7 +58,11 @@ func (f *fastResource) init(ctx context.Context) {
 func (f *fastResource) load(ctx context.Context) {
 	var resp resource.SchemaResponse
 	f.res.Schema(ctx, resource.SchemaRequest{}, &resp)
-	f.typ = resp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	typ, ok := resp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		panic("kube: a resource schema is not an object")
+	}
+	f.typ = typ
 	f.defaults = map[string]tftypes.Value{attrForceConflicts: tftypes.NewValue(tftypes.Bool, false)}
 	for k, v := range f.res.kind.ExtraDefaults {
 		f.defaults[k] = v

@@ -654,3 +654,13 @@ func timeoutFrom(v tftypes.Value, op string, def time.Duration) time.Duration {
 	}
 	return d
 }
+
+// As returns obj as the kind's Go type. Kinds only ever receive objects made by their own
+// NewObject, so a mismatch is a programming error.
+func As[T runtime.Object](obj runtime.Object) T {
+	t, ok := obj.(T)
+	if !ok {
+		panic(fmt.Sprintf("kube.As: got %T", obj))
+	}
+	return t
+}

@@ -45,13 +45,13 @@ var Kind = &kube.Kind{
 	Description: description,
 	BuildNode:   node,
 	Defaults:    defaults,
-	Validate:    func(obj runtime.Object) field.ErrorList { return ValidateAll(obj.(*lwsv1.LeaderWorkerSet)) },
+	Validate:    func(obj runtime.Object) field.ErrorList { return ValidateAll(kube.As[*lwsv1.LeaderWorkerSet](obj)) },
 	CheckConfig: checkConfig,
 	ReplaceOn: func(newObj, oldObj runtime.Object) []*field.Path {
-		return RequiresReplacement(newObj.(*lwsv1.LeaderWorkerSet), oldObj.(*lwsv1.LeaderWorkerSet))
+		return RequiresReplacement(kube.As[*lwsv1.LeaderWorkerSet](newObj), kube.As[*lwsv1.LeaderWorkerSet](oldObj))
 	},
 	ValidateUpdate: func(newObj, oldObj runtime.Object) field.ErrorList {
-		return ValidateUpdate(newObj.(*lwsv1.LeaderWorkerSet), oldObj.(*lwsv1.LeaderWorkerSet))
+		return ValidateUpdate(kube.As[*lwsv1.LeaderWorkerSet](newObj), kube.As[*lwsv1.LeaderWorkerSet](oldObj))
 	},
 	Extras: map[string]rschema.Attribute{
 		attrWaitForRollout: rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
@@ -156,7 +156,7 @@ func buildNode() *k8sschema.Node {
 // defaults applies the CRD and webhook defaults. A partial rolling update configuration gets
 // the CRD defaults of the fields left out, which the Go type cannot tell from an explicit 0.
 func defaults(obj runtime.Object, raw tftypes.Value) {
-	lws := obj.(*lwsv1.LeaderWorkerSet)
+	lws := kube.As[*lwsv1.LeaderWorkerSet](obj)
 	if lws.Namespace == "" {
 		lws.Namespace = "default"
 	}

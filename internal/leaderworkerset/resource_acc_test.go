@@ -297,7 +297,7 @@ func TestAccLeaderWorkerSet_autoscaledReplicas(t *testing.T) {
 				PlanOnly: true,
 			},
 			{ // an unrelated update keeps the autoscaler's replicas
-				Config: pc + strings.Replace(cfg(), "vllm/vllm-openai:v0.11.0", "vllm/vllm-openai:v0.11.1", -1),
+				Config: pc + strings.ReplaceAll(cfg(), "vllm/vllm-openai:v0.11.0", "vllm/vllm-openai:v0.11.1"),
 				Check: resource.ComposeTestCheckFunc(func(*terraform.State) error {
 					u, err := c.Get(context.Background(), name, metav1.GetOptions{})
 					if err != nil {

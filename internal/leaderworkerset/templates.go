@@ -82,7 +82,7 @@ var secretLikeEnv = regexp.MustCompile(`(?i)(^HF_TOKEN$|_TOKEN$|_KEY$|PASSWORD|S
 
 // checkConfig returns provider-only errors and warnings on the configuration as written.
 func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []kube.Warning) {
-	lws := obj.(*lwsv1.LeaderWorkerSet)
+	lws := kube.As[*lwsv1.LeaderWorkerSet](obj)
 	var errs field.ErrorList
 	var warnings []kube.Warning
 	if v, ok := k8sschema.ValueAt(node(), config, "spec.replicas"); ok && !v.IsNull() {

@@ -53,7 +53,7 @@ func dryRunCreate(ctx context.Context, cs kubernetes.Interface, sts *appsv1.Stat
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		_, err = cs.AppsV1().StatefulSets(sts.Namespace).Create(ctx, sts, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
-		if err == nil || apierrors.IsInvalid(err) || !(apierrors.IsServerTimeout(err) || apierrors.IsTooManyRequests(err) || apierrors.IsTimeout(err)) {
+		if err == nil || apierrors.IsInvalid(err) || !apierrors.IsServerTimeout(err) && !apierrors.IsTooManyRequests(err) && !apierrors.IsTimeout(err) {
 			break
 		}
 		time.Sleep(200 * time.Millisecond)

@@ -159,7 +159,7 @@ func validateWindowsOptions(w *corev1.WindowsSecurityContextOptions, p *field.Pa
 			if len(domain) >= 256 {
 				el = append(el, field.Invalid(up, u, "runAsUserName's Domain length must be under 256 characters"))
 			}
-			if hasDomain && !(validNetBiosRegex.MatchString(domain) || validWindowsUserDomainDNSRegex.MatchString(domain)) {
+			if hasDomain && !validNetBiosRegex.MatchString(domain) && !validWindowsUserDomainDNSRegex.MatchString(domain) {
 				el = append(el, field.Invalid(up, u, "runAsUserName's Domain doesn't match the NetBios nor the DNS format"))
 			}
 			if len(user) == 0 {

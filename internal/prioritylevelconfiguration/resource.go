@@ -39,10 +39,10 @@ var Kind = &kube.Kind{
 	Description: description,
 	BuildNode:   node,
 	Defaults: func(obj runtime.Object, _ tftypes.Value) {
-		SetDefaults(obj.(*flowcontrolv1.PriorityLevelConfiguration))
+		SetDefaults(kube.As[*flowcontrolv1.PriorityLevelConfiguration](obj))
 	},
 	Validate: func(obj runtime.Object) field.ErrorList {
-		return Validate(obj.(*flowcontrolv1.PriorityLevelConfiguration))
+		return Validate(kube.As[*flowcontrolv1.PriorityLevelConfiguration](obj))
 	},
 	CheckConfig: checkConfig,
 }
@@ -94,7 +94,7 @@ func buildNode() *k8sschema.Node {
 }
 
 func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []kube.Warning) {
-	plc := obj.(*flowcontrolv1.PriorityLevelConfiguration)
+	plc := kube.As[*flowcontrolv1.PriorityLevelConfiguration](obj)
 	explicit := func(name string) bool {
 		v, ok := k8sschema.ValueAt(node(), config, "spec.limited.limitResponse.queuing."+name)
 		return ok && !v.IsNull()

@@ -129,7 +129,7 @@ func validateLimited(l *flowcontrolv1.LimitedPriorityLevelConfiguration, fldPath
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("nominalConcurrencyShares"), *l.NominalConcurrencyShares, "must be a non-negative integer"))
 	}
 	allErrs = append(allErrs, validateLimitResponse(l.LimitResponse, fldPath.Child("limitResponse"))...)
-	if l.LendablePercent != nil && !(*l.LendablePercent >= 0 && *l.LendablePercent <= 100) {
+	if l.LendablePercent != nil && (*l.LendablePercent < 0 || *l.LendablePercent > 100) {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("lendablePercent"), *l.LendablePercent, "must be between 0 and 100, inclusive"))
 	}
 	if l.BorrowingLimitPercent != nil && *l.BorrowingLimitPercent < 0 {
@@ -144,7 +144,7 @@ func validateExempt(e *flowcontrolv1.ExemptPriorityLevelConfiguration, fldPath *
 	if e.NominalConcurrencyShares != nil && *e.NominalConcurrencyShares < 0 {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("nominalConcurrencyShares"), *e.NominalConcurrencyShares, "must be a non-negative integer"))
 	}
-	if e.LendablePercent != nil && !(*e.LendablePercent >= 0 && *e.LendablePercent <= 100) {
+	if e.LendablePercent != nil && (*e.LendablePercent < 0 || *e.LendablePercent > 100) {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("lendablePercent"), *e.LendablePercent, "must be between 0 and 100, inclusive"))
 	}
 	return allErrs

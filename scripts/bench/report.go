@@ -218,9 +218,9 @@ func (b *bench) plot(rows []row) error {
 	if err := os.WriteFile(gpPath, []byte(gp.String()), 0o644); err != nil {
 		return err
 	}
-	gnuplot, err := exec.LookPath(b.o.gnuplot)
-	if err != nil {
-		logf("gnuplot not found: skipping bench.png (render it later with: gnuplot %s)", gpPath)
+	gnuplot, lookErr := exec.LookPath(b.o.gnuplot)
+	if lookErr != nil {
+		logf("gnuplot not found (%v): skipping bench.png (render it later with: gnuplot %s)", lookErr, gpPath)
 		return nil
 	}
 	if out, err := exec.Command(gnuplot, gpPath).CombinedOutput(); err != nil {
