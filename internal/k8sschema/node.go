@@ -119,6 +119,8 @@ type Options struct {
 	TypeDefaults map[reflect.Type]map[string]any
 	// Equivalents lists values the server rewrites to synonyms, per node.
 	Equivalents map[string]map[string]string
+	// Notes are appended to descriptions (allowed values, defaults, immutability).
+	Notes map[string]string
 	// Descriptions overrides or supplies descriptions.
 	Descriptions map[string]string
 }
@@ -295,6 +297,9 @@ func (b *builder) addFields(n *Node, t reflect.Type, index []int, p string, mode
 		}
 		if d, ok := b.opts.Descriptions[fp]; ok {
 			child.Description = d
+		}
+		if note, ok := b.opts.Notes[fp]; ok {
+			child.Description = strings.TrimSpace(child.Description + " " + note)
 		}
 		n.Fields = append(n.Fields, child)
 		n.byTF[child.TFName] = child

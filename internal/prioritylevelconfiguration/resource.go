@@ -80,6 +80,18 @@ func buildNode() *k8sschema.Node {
 			"status":                                k8sschema.Computed,
 		},
 		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
+		Notes: map[string]string{
+			"spec.type":                             "One of `Limited` or `Exempt`; `Exempt` only for the level named `exempt`, which must be `Exempt`.",
+			"spec.limited.nominalConcurrencyShares": "At least 0 (0 makes a \"jail\" level). Defaults to 30.",
+			"spec.limited.lendablePercent":          "Between 0 and 100. Defaults to 0.",
+			"spec.limited.borrowingLimitPercent":    "At least 0, may exceed 100. Unset means unlimited borrowing.",
+			"spec.limited.limitResponse.type":       "One of `Queue` (needs `queuing`) or `Reject` (forbids it).",
+			queuing + "queues":                      "1 to 10,000,000. Defaults to 64; an explicit 0 is rejected at plan because the server would silently replace it.",
+			queuing + "handSize":                    "At least 1, at most `queues`, and `ceil(log2(queues) * hand_size)` at most 60 (e.g. at most 10 for 64 queues). Defaults to 8; an explicit 0 is rejected at plan.",
+			queuing + "queueLengthLimit":            "At least 1. Defaults to 50; an explicit 0 is rejected at plan.",
+			"spec.exempt.nominalConcurrencyShares":  "At least 0. Defaults to 0.",
+			"spec.exempt.lendablePercent":           "Between 0 and 100. Defaults to 0.",
+		},
 		Descriptions: map[string]string{
 			"metadata":                 "Standard object metadata. The level is cluster-scoped: there is no namespace.",
 			"metadata.name":            "Name of the level, a DNS subdomain. Changing it replaces the level. The names of the bootstrap levels are reserved (see the resource description).",
