@@ -106,6 +106,14 @@ func buildNode() *k8sschema.Node {
 			"status":                               k8sschema.Computed,
 		},
 		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
+		Notes: map[string]string{
+			"spec.matchingPrecedence":                     "1 to 10000; lower numbers are matched first. Defaults to 1000; an explicit 0 is rejected at plan because the server would silently replace it.",
+			"spec.distinguisherMethod.type":               "One of `ByUser` or `ByNamespace`.",
+			"spec.priorityLevelConfiguration.name":        "Name of the priority level (a DNS subdomain) the matching requests go to.",
+			"spec.rules.subjects.kind":                    "One of `User`, `Group` or `ServiceAccount`, with exactly the matching member set.",
+			"spec.rules.resourceRules.verbs":              "Non-empty; `*` alone matches every verb.",
+			"spec.rules.nonResourceRules.nonResourceURLs": "Non-empty; each a path starting with `/`, optionally ending in `/*`, or `*` alone.",
+		},
 		Descriptions: map[string]string{
 			"metadata":                             "Standard object metadata. The schema is cluster-scoped: there is no namespace.",
 			"metadata.name":                        "Name of the flow schema, a DNS subdomain. Changing it replaces the schema. The names of the bootstrap schemas are reserved (see the resource description).",
