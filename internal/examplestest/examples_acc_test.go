@@ -38,6 +38,9 @@ func exampleConfig(t *testing.T, dir string) string {
 // the priority level, the FlowSchema routing to it and the vLLM LeaderWorkerSet.
 func TestAccExample_inferenceCluster(t *testing.T) {
 	cfg := exampleConfig(t, "inference-cluster")
+	// terraform-plugin-testing imports one resource at a time; outputs naming the others would
+	// be null there.
+	importCfg := regexp.MustCompile(`(?s)\noutput "[^"]+" \{.*?\n\}\n`).ReplaceAllString(cfg, "\n")
 	vars := config.Variables{"wait_for_rollout": config.BoolVariable(false)}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
@@ -53,6 +56,14 @@ func TestAccExample_inferenceCluster(t *testing.T) {
 				},
 			},
 			{Config: cfg, ConfigVariables: vars, PlanOnly: true},
+			// Imports reproduce the state exactly, provider-only settings (wait_for_rollout =
+			// false, timeouts) included, with no ignore list.
+			{Config: importCfg, ConfigVariables: vars, ResourceName: "kubeinfer_leaderworkerset.vllm", ImportState: true,
+				ImportStateId: "default/llama-405b", ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: "id"},
+			{Config: importCfg, ConfigVariables: vars, ResourceName: "kubeinfer_flow_schema.inference_controllers", ImportState: true,
+				ImportStateId: "inference-controllers", ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: "id"},
+			{Config: importCfg, ConfigVariables: vars, ResourceName: "kubeinfer_priority_level_configuration.inference_controllers", ImportState: true,
+				ImportStateId: "inference-controllers", ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: "id"},
 		},
 	})
 }

@@ -75,6 +75,7 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		return
 	}
 	obj := d.kind.NewObject()
+	u, _ = withoutSettingsAnnotation(u)
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj); err != nil {
 		resp.Diagnostics.AddError("Cannot decode "+d.kind.GVK.Kind, err.Error())
 		return

@@ -360,6 +360,7 @@ func (r *Resource) applyBody(obj runtime.Object, extras map[string]tftypes.Value
 	if r.kind.Hooks.ApplyBody != nil {
 		r.kind.Hooks.ApplyBody(body, extras)
 	}
+	setSettingsAnnotation(body, r.encodeSettings(extras))
 	out, err := json.Marshal(body)
 	return out, metaOf(obj), err
 }
@@ -441,6 +442,7 @@ func (r *Resource) apply(ctx context.Context, plan tftypes.Value, create bool, s
 func (r *Resource) stateFrom(prior tftypes.Value, u *unstructured.Unstructured, importing bool) (tftypes.Value, error) {
 	node := r.kind.Node()
 	obj := r.kind.NewObject()
+	u, annotations := withoutSettingsAnnotation(u)
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj); err != nil {
 		return tftypes.Value{}, err
 	}
@@ -462,9 +464,11 @@ func (r *Resource) stateFrom(prior tftypes.Value, u *unstructured.Unstructured, 
 	meta := metaOf(obj)
 	attrs[attrID] = tftypes.NewValue(tftypes.String, r.importID(meta))
 	if importing {
-		attrs[attrForceConflicts] = tftypes.NewValue(tftypes.Bool, false)
-		for k, v := range r.kind.ExtraDefaults {
+		for k, v := range r.decodeSettings(annotations) {
 			attrs[k] = v
+		}
+		if t, ok := attrs[attrTimeouts]; ok {
+			attrs[attrTimeouts] = decodeTimeouts(t.Type(), annotations)
 		}
 	}
 	return tftypes.NewValue(prior.Type(), attrs), nil
