@@ -2,12 +2,9 @@ package flowschema_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
@@ -42,7 +39,7 @@ func TestAccFlowSchema_parity(t *testing.T) {
 	if len(cases) < 200 {
 		t.Fatalf("corpus has %d objects, want at least 200", len(cases))
 	}
-	runParity(t, c.Dynamic().Resource(flowschema.Kind.GVR()), cases)
+	acctest.RunParity(t, parityCases(c.Dynamic().Resource(flowschema.Kind.GVR()), cases))
 }
 
 // ---- corpus ----
@@ -382,47 +379,30 @@ func fsCorpus() []parityCase {
 	return append(cases, mandatoryCases()...)
 }
 
-// ---- harness ----
+// ---- verdicts ----
 
-type verdict struct {
-	valid bool
-	paths []string // sorted, unique
-	msg   string
-}
-
-func pathsOf(fields []string) []string {
-	set := map[string]bool{}
-	for _, f := range fields {
-		set[f] = true
+// parityCases binds each generated object to its provider and server verdicts.
+func parityCases(ri dynamic.ResourceInterface, cases []parityCase) []acctest.ParityCase {
+	out := make([]acctest.ParityCase, len(cases))
+	for i, c := range cases {
+		out[i] = acctest.ParityCase{Desc: c.desc, Want: c.want,
+			Provider: func() acctest.Verdict { return providerVerdict(c.obj) },
+			Server:   func(ctx context.Context) (acctest.Verdict, error) { return serverVerdict(ctx, ri, c.obj) }}
 	}
-	out := make([]string, 0, len(set))
-	for f := range set {
-		out = append(out, f)
-	}
-	sort.Strings(out)
 	return out
 }
 
-func providerVerdict(o *flowcontrolv1.FlowSchema) verdict {
+func providerVerdict(o *flowcontrolv1.FlowSchema) acctest.Verdict {
 	d := o.DeepCopy()
 	flowschema.SetDefaults(d)
-	errs := flowschema.Validate(d)
-	fields := make([]string, len(errs))
-	for i, e := range errs {
-		fields[i] = e.Field
-	}
-	v := verdict{valid: len(errs) == 0, paths: pathsOf(fields)}
-	if agg := errs.ToAggregate(); agg != nil {
-		v.msg = agg.Error()
-	}
-	return v
+	return acctest.VerdictFromFieldErrors(flowschema.Validate(d))
 }
 
 // serverVerdict dry-runs a create, or for a mandatory name an update of the existing object.
-func serverVerdict(ctx context.Context, ri dynamic.ResourceInterface, o *flowcontrolv1.FlowSchema) (verdict, error) {
+func serverVerdict(ctx context.Context, ri dynamic.ResourceInterface, o *flowcontrolv1.FlowSchema) (acctest.Verdict, error) {
 	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
 	if err != nil {
-		return verdict{}, err
+		return acctest.Verdict{}, err
 	}
 	u := &unstructured.Unstructured{Object: m}
 	u.SetAPIVersion(flowschema.Kind.GVK.GroupVersion().String())
@@ -435,7 +415,7 @@ func serverVerdict(ctx context.Context, ri dynamic.ResourceInterface, o *flowcon
 			var cur *unstructured.Unstructured
 			cur, err = ri.Get(ctx, o.Name, metav1.GetOptions{})
 			if err != nil {
-				return verdict{}, err
+				return acctest.Verdict{}, err
 			}
 			u.SetResourceVersion(cur.GetResourceVersion())
 			u.SetUID(cur.GetUID())
@@ -445,78 +425,5 @@ func serverVerdict(ctx context.Context, ri dynamic.ResourceInterface, o *flowcon
 			}
 		}
 	}
-	if err == nil {
-		return verdict{valid: true}, nil
-	}
-	var status apierrors.APIStatus
-	if !apierrors.IsInvalid(err) || !errors.As(err, &status) {
-		return verdict{}, fmt.Errorf("not a validation verdict: %w", err)
-	}
-	var fields []string
-	if d := status.Status().Details; d != nil {
-		for _, c := range d.Causes {
-			fields = append(fields, c.Field)
-		}
-	}
-	return verdict{valid: false, paths: pathsOf(fields), msg: status.Status().Message}, nil
-}
-
-type parityResult struct {
-	c                parityCase
-	provider, server verdict
-	err              error
-}
-
-func runParity(t *testing.T, ri dynamic.ResourceInterface, cases []parityCase) {
-	ctx := context.Background()
-	results := make([]parityResult, len(cases))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < 8; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				r := parityResult{c: cases[i], provider: providerVerdict(cases[i].obj)}
-				r.server, r.err = serverVerdict(ctx, ri, cases[i].obj)
-				results[i] = r
-			}
-		}()
-	}
-	for i := range cases {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-
-	var valid, invalid, agree, disagree, pathMismatch, offIntent int
-	for _, r := range results {
-		if r.err != nil {
-			t.Errorf("%s: %v", r.c.desc, r.err)
-			continue
-		}
-		if r.server.valid {
-			valid++
-		} else {
-			invalid++
-		}
-		if r.provider.valid != r.server.valid {
-			disagree++
-			t.Errorf("verdict disagreement on %q: provider valid=%v (%s), server valid=%v (%s)",
-				r.c.desc, r.provider.valid, r.provider.msg, r.server.valid, r.server.msg)
-			continue
-		}
-		agree++
-		if r.server.valid != r.c.want {
-			offIntent++
-			t.Logf("generator intent differs on %q: both say valid=%v (%s)", r.c.desc, r.server.valid, r.server.msg)
-		}
-		if !r.server.valid && strings.Join(r.provider.paths, ",") != strings.Join(r.server.paths, ",") {
-			pathMismatch++
-			t.Logf("field path mismatch on %q: provider %v, server %v\n  provider: %s\n  server:   %s",
-				r.c.desc, r.provider.paths, r.server.paths, r.provider.msg, r.server.msg)
-		}
-	}
-	t.Logf("parity: %d objects (%d valid, %d invalid per the server), %d agreements, %d verdict disagreements, %d field-path mismatches, %d cases off the generator's intent",
-		len(cases), valid, invalid, agree, disagree, pathMismatch, offIntent)
+	return acctest.VerdictFromError(err)
 }

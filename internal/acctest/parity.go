@@ -1,0 +1,145 @@
+package acctest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Verdict is what one validator says about one object.
+type Verdict struct {
+	Valid bool
+	Paths []string // field paths of the errors, sorted and unique
+	Msg   string   // the error message, empty when valid
+}
+
+// ParityCase is one object of a parity corpus: how to get the provider's
+// plan-time verdict on it and the API server's verdict on it.
+type ParityCase struct {
+	Desc string
+	// Want is what the generator meant; a case where provider and server agree
+	// with each other but not with Want is logged, not failed.
+	Want     bool
+	Provider func() Verdict
+	Server   func(ctx context.Context) (Verdict, error)
+}
+
+// SortedPaths returns the unique field paths in fields, sorted.
+func SortedPaths(fields []string) []string {
+	set := map[string]bool{}
+	for _, f := range fields {
+		set[f] = true
+	}
+	out := make([]string, 0, len(set))
+	for f := range set {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// VerdictFromFieldErrors turns the result of a provider Validate function
+// into a verdict.
+func VerdictFromFieldErrors(errs field.ErrorList) Verdict {
+	fields := make([]string, len(errs))
+	for i, e := range errs {
+		fields[i] = e.Field
+	}
+	v := Verdict{Valid: len(errs) == 0, Paths: SortedPaths(fields)}
+	if agg := errs.ToAggregate(); agg != nil {
+		v.Msg = agg.Error()
+	}
+	return v
+}
+
+// VerdictFromError turns the result of a dry-run create or update into a
+// verdict: nil is valid, an Invalid status error is invalid with the field
+// paths of its causes, and any other error is returned as an error.
+func VerdictFromError(err error) (Verdict, error) {
+	if err == nil {
+		return Verdict{Valid: true}, nil
+	}
+	var status apierrors.APIStatus
+	if !apierrors.IsInvalid(err) || !errors.As(err, &status) {
+		return Verdict{}, fmt.Errorf("not a validation verdict: %w", err)
+	}
+	var fields []string
+	if d := status.Status().Details; d != nil {
+		for _, c := range d.Causes {
+			fields = append(fields, c.Field)
+		}
+	}
+	return Verdict{Valid: false, Paths: SortedPaths(fields), Msg: status.Status().Message}, nil
+}
+
+type parityResult struct {
+	c                ParityCase
+	provider, server Verdict
+	err              error
+}
+
+// RunParity computes both verdicts of every case, eight cases at a time. It
+// fails the test on any server error and on any case where provider and
+// server disagree on validity; field-path mismatches and cases off the
+// generator's intent are only logged. It ends by logging the totals.
+func RunParity(t *testing.T, cases []ParityCase) {
+	t.Helper()
+	ctx := context.Background()
+	results := make([]parityResult, len(cases))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				r := parityResult{c: cases[i], provider: cases[i].Provider()}
+				r.server, r.err = cases[i].Server(ctx)
+				results[i] = r
+			}
+		}()
+	}
+	for i := range cases {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+
+	var valid, invalid, agree, disagree, pathMismatch, offIntent int
+	for _, r := range results {
+		if r.err != nil {
+			t.Errorf("%s: %v", r.c.Desc, r.err)
+			continue
+		}
+		if r.server.Valid {
+			valid++
+		} else {
+			invalid++
+		}
+		if r.provider.Valid != r.server.Valid {
+			disagree++
+			t.Errorf("verdict disagreement on %q: provider valid=%v (%s), server valid=%v (%s)",
+				r.c.Desc, r.provider.Valid, r.provider.Msg, r.server.Valid, r.server.Msg)
+			continue
+		}
+		agree++
+		if r.server.Valid != r.c.Want {
+			offIntent++
+			t.Logf("generator intent differs on %q: both say valid=%v (%s)", r.c.Desc, r.server.Valid, r.server.Msg)
+		}
+		if !r.server.Valid && strings.Join(r.provider.Paths, ",") != strings.Join(r.server.Paths, ",") {
+			pathMismatch++
+			t.Logf("field path mismatch on %q: provider %v, server %v\n  provider: %s\n  server:   %s",
+				r.c.Desc, r.provider.Paths, r.server.Paths, r.provider.Msg, r.server.Msg)
+		}
+	}
+	t.Logf("parity: %d objects (%d valid, %d invalid per the server), %d agreements, %d verdict disagreements, %d field-path mismatches, %d cases off the generator's intent",
+		len(cases), valid, invalid, agree, disagree, pathMismatch, offIntent)
+}
