@@ -51,6 +51,15 @@ check)
 		exit 1
 	fi
 	echo "docs: docs/ is up to date"
+	# The registry's own checks, page size (500 KB) included.
+	if ! (cd "$root" && "$tfplugindocs" validate --provider-name kubeinfer >"$work.log" 2>&1); then
+		cat "$work.log" >&2
+		rm -f "$work.log"
+		echo "docs: tfplugindocs validate failed (the Terraform Registry would reject these docs)" >&2
+		exit 1
+	fi
+	rm -f "$work.log"
+	echo "docs: tfplugindocs validate passed"
 	;;
 *)
 	echo "usage: docs.sh [generate|check]" >&2

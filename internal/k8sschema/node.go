@@ -119,6 +119,10 @@ type Options struct {
 	TypeDefaults map[reflect.Type]map[string]any
 	// Equivalents lists values the server rewrites to synonyms, per node.
 	Equivalents map[string]map[string]string
+	// Abridged lists subtrees whose inherited API descriptions are cut to their first sentence
+	// (and any "Possible enum values" list), to keep large schemas within the registry's
+	// documentation size limits.
+	Abridged []string
 	// Notes are appended to descriptions (allowed values, defaults, immutability).
 	Notes map[string]string
 	// Descriptions overrides or supplies descriptions.
@@ -288,6 +292,9 @@ func (b *builder) addFields(n *Node, t reflect.Type, index []int, p string, mode
 		child.TFName = SnakeCase(name)
 		child.index = idx
 		child.Description = docs[name]
+		if b.abridged(fp) {
+			child.Description = FirstSentence(child.Description)
+		}
 		if d, ok := b.opts.TypeDefaults[t][name]; ok && mode != Computed {
 			child.Default = d
 			if child.Mode == Optional {
@@ -323,6 +330,36 @@ func swaggerDocs(t reflect.Type) map[string]string {
 		}
 	}
 	return out
+}
+
+func (b *builder) abridged(p string) bool {
+	for _, a := range b.opts.Abridged {
+		if p != a && strings.HasPrefix(p, a+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// FirstSentence returns the first sentence of an API description, keeping a trailing list of
+// possible enum values.
+func FirstSentence(s string) string {
+	first := s
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] != '.' || s[i+1] != ' ' && s[i+1] != '\n' {
+			continue
+		}
+		word := s[max(0, i-4):i]
+		if strings.HasSuffix(word, "e.g") || strings.HasSuffix(word, "i.e") || strings.HasSuffix(word, "etc") || strings.HasSuffix(word, "vs") {
+			continue
+		}
+		first = s[:i+1]
+		break
+	}
+	if j := strings.Index(s, "Possible enum values:"); j > len(first) {
+		first += " " + strings.Join(strings.Fields(s[j:]), " ")
+	}
+	return first
 }
 
 // SnakeCase turns a JSON field name into a Terraform attribute name:

@@ -132,6 +132,9 @@ func buildNode() *k8sschema.Node {
 		},
 		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
 		TypeDefaults:  templateDefaults,
+		// Two full pod templates would exceed the registry's 500 KB page limit with the complete
+		// Kubernetes descriptions; they keep their first sentence.
+		Abridged: []string{lwt + "leaderTemplate", lwt + "workerTemplate", lwt + "volumeClaimTemplates"},
 		Equivalents: map[string]map[string]string{
 			lwt + "restartPolicy": {string(lwsv1.DeprecatedDefaultRestartPolicy): string(lwsv1.NoneRestartPolicy)},
 		},
