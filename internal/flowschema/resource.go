@@ -173,7 +173,7 @@ const danglingWait = 10 * time.Second
 // The controller writes it asynchronously right after every create or change of the level
 // reference; waiting for it keeps the state (and a following import) equal to the server's
 // object, and shows at once whether requests are routed to an existing level.
-func awaitDanglingCondition(ctx context.Context, ri dynamic.ResourceInterface, obj *unstructured.Unstructured, _ map[string]tftypes.Value) (*unstructured.Unstructured, error) {
+func awaitDanglingCondition(ctx context.Context, _ dynamic.Interface, ri dynamic.ResourceInterface, obj *unstructured.Unstructured, _ map[string]tftypes.Value) (*unstructured.Unstructured, error) {
 	level, _, _ := unstructured.NestedString(obj.Object, "spec", "priorityLevelConfiguration", "name")
 	want := fmt.Sprintf("named %q", level)
 	ctx, cancel := context.WithTimeout(ctx, danglingWait)

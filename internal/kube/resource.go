@@ -79,8 +79,9 @@ type Hooks struct {
 	ApplyBody func(body map[string]any, extras map[string]tftypes.Value)
 	// PlanObject adjusts the planned node value (e.g. keeps replicas from state).
 	PlanObject func(plan, state tftypes.Value, extras map[string]tftypes.Value) tftypes.Value
-	// AfterApply waits for the object to be ready; it returns the final object.
-	AfterApply func(ctx context.Context, ri dynamic.ResourceInterface, obj *unstructured.Unstructured, extras map[string]tftypes.Value) (*unstructured.Unstructured, error)
+	// AfterApply waits for the object to be ready; it returns the final object. dyn reaches
+	// other resources (e.g. to say which pods are not ready).
+	AfterApply func(ctx context.Context, dyn dynamic.Interface, ri dynamic.ResourceInterface, obj *unstructured.Unstructured, extras map[string]tftypes.Value) (*unstructured.Unstructured, error)
 }
 
 // Node returns the kind's node tree, built on first use.
@@ -422,7 +423,8 @@ func (r *Resource) apply(ctx context.Context, plan tftypes.Value, create bool, s
 	}
 	// From here on the object exists: always record state so a re-run converges.
 	if r.kind.Hooks.AfterApply != nil {
-		final, werr := r.kind.Hooks.AfterApply(ctx, ri, out, extras)
+		dyn, _ := r.data.Client.Dynamic() // already built: ri came from it
+		final, werr := r.kind.Hooks.AfterApply(ctx, dyn, ri, out, extras)
 		if final != nil {
 			out = final
 		}

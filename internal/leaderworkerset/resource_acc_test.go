@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
@@ -267,9 +268,10 @@ func TestAccLeaderWorkerSet_waitsForRollout(t *testing.T) {
 					if err := setStatus(c, name, 1, false); err != nil {
 						t.Fatal(err)
 					}
+					createGroupPods(t, name, "0", 2) // group 0: 2 of 4 pods exist, none ready; group 1: none
 				},
 				Config:      pc + vllm(name, "top=wait_for_rollout = true\ntimeouts = { update = \"3s\" }", "image=vllm/vllm-openai:v0.11.1"),
-				ExpectError: regexp.MustCompile(`(?s)timed out waiting for the rollout.*groups ready.*Available=False`),
+				ExpectError: regexp.MustCompile(`(?s)timed out waiting for the rollout.*groups ready.*Available=False.*group 0: 0/4 pods ready \(2 exist\).*group 1: no pods yet`),
 			},
 		},
 	})
@@ -311,4 +313,27 @@ func TestAccLeaderWorkerSet_autoscaledReplicas(t *testing.T) {
 			},
 		},
 	})
+}
+
+// createGroupPods creates pods as the LWS controller would for one group, without a scheduler
+// they stay pending (not ready).
+func createGroupPods(t *testing.T, lws, group string, n int) {
+	t.Helper()
+	cs := acctest.Cluster(t).Clientset()
+	ctx := context.Background()
+	// The ServiceAccount admission plugin needs the namespace's default account; no
+	// controller-manager runs here to create it.
+	_, _ = cs.CoreV1().ServiceAccounts("default").Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default"}}, metav1.CreateOptions{})
+	for i := 0; i < n; i++ {
+		pod := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{
+				Name:   fmt.Sprintf("%s-%s-%d", lws, group, i),
+				Labels: map[string]string{"leaderworkerset.sigs.k8s.io/name": lws, "leaderworkerset.sigs.k8s.io/group-index": group},
+			},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "vllm/vllm-openai:v0.11.0"}}},
+		}
+		if _, err := cs.CoreV1().Pods("default").Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

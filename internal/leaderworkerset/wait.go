@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 
@@ -85,10 +88,22 @@ func conditionSummary(conds []metav1.Condition) string {
 // waitForRollout watches the object until its rollout is done or ctx ends (the create or
 // update timeout). It returns the last object seen so the state holds the latest status even
 // when the wait fails.
-func waitForRollout(ctx context.Context, ri dynamic.ResourceInterface, u *unstructured.Unstructured, extras map[string]tftypes.Value) (*unstructured.Unstructured, error) {
+func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.ResourceInterface, u *unstructured.Unstructured, extras map[string]tftypes.Value) (*unstructured.Unstructured, error) {
 	if !boolExtra(extras, attrWaitForRollout, true) {
 		return u, nil
 	}
+	last, err := watchRollout(ctx, ri, u)
+	var timeout *rolloutTimeout
+	if errors.As(err, &timeout) && dyn != nil {
+		// The wait is over; a short fresh context names the groups that are not ready.
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		timeout.groups = notReadyGroups(sctx, dyn, last)
+	}
+	return last, err
+}
+
+func watchRollout(ctx context.Context, ri dynamic.ResourceInterface, u *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	last := u
 	var lastReason string
 	check := func(cur *unstructured.Unstructured) (bool, error) {
@@ -162,7 +177,89 @@ func watchUntil(ctx context.Context, w watch.Interface, check func(*unstructured
 	}
 }
 
-func timeoutError(reason string) error {
-	return fmt.Errorf("timed out waiting for the rollout: %s.\n\nThe object was applied and is recorded in the state. "+
-		"Raise timeouts.create / timeouts.update, or set wait_for_rollout = false to return without waiting", reason)
+// rolloutTimeout is the error of a wait that ran out of time.
+type rolloutTimeout struct {
+	reason string
+	groups string // which groups are not ready, when the pods could be listed
+}
+
+func (e *rolloutTimeout) Error() string {
+	msg := "timed out waiting for the rollout: " + e.reason + "."
+	if e.groups != "" {
+		msg += "\n" + e.groups
+	}
+	return msg + "\n\nThe object was applied and is recorded in the state. " +
+		"Raise timeouts.create / timeouts.update, or set wait_for_rollout = false to return without waiting"
+}
+
+func timeoutError(reason string) error { return &rolloutTimeout{reason: reason} }
+
+// Labels the LWS controller puts on every pod of a group.
+const (
+	labelName       = "leaderworkerset.sigs.k8s.io/name"
+	labelGroupIndex = "leaderworkerset.sigs.k8s.io/group-index"
+)
+
+var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+
+// notReadyGroups lists the groups of u whose pods are missing or not ready, from the pods'
+// group-index labels ("" when the pods cannot be listed).
+func notReadyGroups(ctx context.Context, dyn dynamic.Interface, u *unstructured.Unstructured) string {
+	var obj lwsv1.LeaderWorkerSet
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &obj); err != nil {
+		return ""
+	}
+	if obj.Spec.GroupIdentity == lwsv1.GroupIdentityHash {
+		return "" // hash-named groups carry no group index
+	}
+	replicas, size := int32(1), int32(1)
+	if obj.Spec.Replicas != nil {
+		replicas = *obj.Spec.Replicas
+	}
+	if obj.Spec.LeaderWorkerTemplate.Size != nil {
+		size = *obj.Spec.LeaderWorkerTemplate.Size
+	}
+	pods, err := dyn.Resource(podsGVR).Namespace(obj.Namespace).List(ctx, metav1.ListOptions{LabelSelector: labelName + "=" + obj.Name})
+	if err != nil {
+		return ""
+	}
+	type count struct{ pods, ready int }
+	groups := map[string]*count{}
+	for i := range pods.Items {
+		p := &pods.Items[i]
+		g := p.GetLabels()[labelGroupIndex]
+		c := groups[g]
+		if c == nil {
+			c = &count{}
+			groups[g] = c
+		}
+		c.pods++
+		conds, _, _ := unstructured.NestedSlice(p.Object, "status", "conditions")
+		for _, raw := range conds {
+			cond, _ := raw.(map[string]any)
+			if cond["type"] == "Ready" && cond["status"] == "True" {
+				c.ready++
+			}
+		}
+	}
+	var lines []string
+	for i := int32(0); i < replicas; i++ {
+		g := strconv.Itoa(int(i))
+		c := groups[g]
+		if c == nil {
+			lines = append(lines, fmt.Sprintf("  group %s: no pods yet (0/%d)", g, size))
+			continue
+		}
+		if c.ready < int(size) {
+			lines = append(lines, fmt.Sprintf("  group %s: %d/%d pods ready (%d exist)", g, c.ready, size, c.pods))
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	const most = 20
+	if len(lines) > most {
+		lines = append(lines[:most], fmt.Sprintf("  ... and %d more groups", len(lines)-most))
+	}
+	return "Groups not ready:\n" + strings.Join(lines, "\n")
 }
