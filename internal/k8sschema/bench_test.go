@@ -77,7 +77,7 @@ func BenchmarkMerge(b *testing.B) {
 	server := k8sschema.Encode(node, serverLWS())
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = k8sschema.Merge(node, prior, server, leaderworkerset.Kind.Hidden)
+		_ = k8sschema.Merge(node, prior, server)
 	}
 }
 

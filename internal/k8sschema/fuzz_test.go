@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
@@ -98,15 +97,9 @@ var fuzzNode = k8sschema.Build(reflect.TypeOf(lwsv1.LeaderWorkerSet{}), k8sschem
 	Equivalents:   map[string]map[string]string{"spec.leaderWorkerTemplate.restartPolicy": {"Default": "None"}},
 })
 
-var fuzzHidden = k8sschema.HiddenDefaults{
-	reflect.TypeOf(corev1.ContainerPort{}):     {"protocol": "TCP"},
-	reflect.TypeOf(corev1.SecretKeySelector{}): {"name": ""},
-	reflect.TypeOf(corev1.FileKeySelector{}):   {"optional": false},
-}
-
 // FuzzDecodeEncode runs fuzzed values of the LeaderWorkerSet node tree through every
 // conversion of the package: Decode, Encode, Merge (both ways), SemanticEqual, FillDefaults,
-// MarkComputedUnknown, StripHiddenDefaults, ValueAt and the error-path mapping. Nothing may
+// MarkComputedUnknown, ValueAt and the error-path mapping. Nothing may
 // panic, results keep the node's type, and a decoded object round-trips.
 func FuzzDecodeEncode(f *testing.F) {
 	f.Add([]byte{})
@@ -131,15 +124,13 @@ func FuzzDecodeEncode(f *testing.F) {
 		enc := k8sschema.Encode(node, &obj)
 		results := map[string]tftypes.Value{
 			"Encode":              enc,
-			"Merge(v, enc)":       k8sschema.Merge(node, v, enc, fuzzHidden),
+			"Merge(v, enc)":       k8sschema.Merge(node, v, enc),
 			"FillDefaults":        k8sschema.FillDefaults(node, v, v, enc),
 			"MarkComputedUnknown": k8sschema.MarkComputedUnknown(node, v, enc),
-			"StripHiddenDefaults": k8sschema.StripHiddenDefaults(node, enc, fuzzHidden),
 		}
 		if v.IsFullyKnown() {
 			// The server's value is always known (Merge's contract); any known value may be one.
-			results["Merge(enc, v)"] = k8sschema.Merge(node, enc, v, fuzzHidden)
-			results["StripHiddenDefaults(v)"] = k8sschema.StripHiddenDefaults(node, v, fuzzHidden)
+			results["Merge(enc, v)"] = k8sschema.Merge(node, enc, v)
 		}
 		for name, got := range results {
 			if !got.Type().Equal(typ) {
@@ -160,7 +151,7 @@ func FuzzDecodeEncode(f *testing.F) {
 			if again := k8sschema.Encode(node, &back); !again.Equal(enc) {
 				t.Fatalf("round trip changed the value:\nbefore %s\nafter  %s", enc, again)
 			}
-			if m := k8sschema.Merge(node, enc, enc, fuzzHidden); !m.Equal(enc) {
+			if m := k8sschema.Merge(node, enc, enc); !m.Equal(enc) {
 				t.Fatalf("merging a value with itself changed it")
 			}
 		}

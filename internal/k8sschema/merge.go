@@ -2,48 +2,21 @@ package k8sschema
 
 import (
 	"math/big"
-	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
-
-// HiddenDefaults are values the server writes into fields the user left unset and that the plan
-// does not show (CRD defaults inside pod templates, such as a port's protocol "TCP"). They are
-// keyed by Go struct type and JSON field name, so they apply wherever the type is embedded.
-// Values are strings or booleans.
-type HiddenDefaults map[reflect.Type]map[string]any
-
-// isHiddenDefault reports whether v is the hidden default of field f of parent.
-func (h HiddenDefaults) isHiddenDefault(parent, f *Node, v tftypes.Value) bool {
-	if h == nil || parent == nil || !v.IsKnown() || v.IsNull() {
-		return false
-	}
-	d, ok := h[parent.GoType][f.JSONName]
-	if !ok {
-		return false
-	}
-	switch want := d.(type) {
-	case string:
-		var s string
-		return f.Kind == KindString && v.As(&s) == nil && s == want
-	case bool:
-		var b bool
-		return f.Kind == KindBool && v.As(&b) == nil && b == want
-	}
-	return false
-}
 
 // Merge computes the new state of node n from the value the user had (prior: the plan during
 // apply, the state during refresh) and the server's (server). Where the two mean the same thing
 // (a quantity written differently, an unset field the server filled with its default, an empty
 // list the server dropped), the user's spelling is kept so that no false drift appears; where
 // they differ, the server wins and the next plan shows the drift.
-func Merge(n *Node, prior, server tftypes.Value, hidden HiddenDefaults) tftypes.Value {
-	return mergeNode(nil, n, prior, server, hidden)
+func Merge(n *Node, prior, server tftypes.Value) tftypes.Value {
+	return mergeNode(n, prior, server)
 }
 
-func mergeNode(parent, n *Node, prior, server tftypes.Value, hidden HiddenDefaults) tftypes.Value {
+func mergeNode(n *Node, prior, server tftypes.Value) tftypes.Value {
 	if n.Mode == Computed || !prior.IsKnown() {
 		return server
 	}
@@ -51,15 +24,12 @@ func mergeNode(parent, n *Node, prior, server tftypes.Value, hidden HiddenDefaul
 		return prior
 	}
 	if prior.IsNull() {
-		if hidden.isHiddenDefault(parent, n, server) {
-			return prior
-		}
 		if n.KeysFromPrior {
 			return prior
 		}
 		if n.Kind == KindObject && !server.IsNull() {
-			// The user left the whole object unset; it may hold only defaults the server added.
-			if onlyHiddenDefaults(n, server, hidden) {
+			// The user left the whole object unset and the server holds an empty one.
+			if onlyZeroFields(n, server) {
 				return prior
 			}
 		}
@@ -75,7 +45,7 @@ func mergeNode(parent, n *Node, prior, server tftypes.Value, hidden HiddenDefaul
 		_ = server.As(&sa)
 		out := make(map[string]tftypes.Value, len(n.Fields))
 		for _, f := range n.Fields {
-			out[f.TFName] = mergeNode(n, f, pa[f.TFName], sa[f.TFName], hidden)
+			out[f.TFName] = mergeNode(f, pa[f.TFName], sa[f.TFName])
 		}
 		return tftypes.NewValue(n.TFType(), out)
 	case KindList:
@@ -87,7 +57,7 @@ func mergeNode(parent, n *Node, prior, server tftypes.Value, hidden HiddenDefaul
 		}
 		out := make([]tftypes.Value, len(sl))
 		for i := range sl {
-			out[i] = mergeNode(n, n.Elem, pl[i], sl[i], hidden)
+			out[i] = mergeNode(n.Elem, pl[i], sl[i])
 		}
 		return tftypes.NewValue(n.TFType(), out)
 	case KindMap:
@@ -104,7 +74,7 @@ func mergeNode(parent, n *Node, prior, server tftypes.Value, hidden HiddenDefaul
 				out[k] = sv
 				continue
 			}
-			out[k] = mergeNode(n, n.Elem, pv, sv, hidden)
+			out[k] = mergeNode(n.Elem, pv, sv)
 		}
 		if n.KeysFromPrior {
 			// Keys the user declared but the server lost show as drift (the user's value is kept
@@ -119,8 +89,8 @@ func mergeNode(parent, n *Node, prior, server tftypes.Value, hidden HiddenDefaul
 	}
 }
 
-// onlyHiddenDefaults reports whether object value v holds nothing but hidden defaults.
-func onlyHiddenDefaults(n *Node, v tftypes.Value, hidden HiddenDefaults) bool {
+// onlyZeroFields reports whether object value v holds nothing but unset or zero fields.
+func onlyZeroFields(n *Node, v tftypes.Value) bool {
 	var attrs map[string]tftypes.Value
 	if v.As(&attrs) != nil {
 		return false
@@ -128,9 +98,6 @@ func onlyHiddenDefaults(n *Node, v tftypes.Value, hidden HiddenDefaults) bool {
 	for _, f := range n.Fields {
 		fv := attrs[f.TFName]
 		if fv.IsNull() || isZeroLike(f, fv) {
-			continue
-		}
-		if hidden.isHiddenDefault(n, f, fv) {
 			continue
 		}
 		return false
@@ -266,50 +233,6 @@ func isZeroLike(n *Node, v tftypes.Value) bool {
 		}
 		return true
 	}
-}
-
-// StripHiddenDefaults nulls the fields that hold nothing but a hidden default, for state read
-// without a prior value (import), so it matches what a configuration without them produces.
-func StripHiddenDefaults(n *Node, v tftypes.Value, hidden HiddenDefaults) tftypes.Value {
-	return strip(nil, n, v, hidden)
-}
-
-func strip(parent, n *Node, v tftypes.Value, hidden HiddenDefaults) tftypes.Value {
-	if !v.IsKnown() || v.IsNull() || n.Mode == Computed {
-		return v
-	}
-	switch n.Kind {
-	case KindString, KindBool:
-		if hidden.isHiddenDefault(parent, n, v) {
-			return tftypes.NewValue(v.Type(), nil)
-		}
-		return v
-	case KindObject:
-		var attrs map[string]tftypes.Value
-		_ = v.As(&attrs)
-		out := make(map[string]tftypes.Value, len(attrs))
-		for _, f := range n.Fields {
-			out[f.TFName] = strip(n, f, attrs[f.TFName], hidden)
-		}
-		return tftypes.NewValue(v.Type(), out)
-	case KindList:
-		var l []tftypes.Value
-		_ = v.As(&l)
-		out := make([]tftypes.Value, len(l))
-		for i := range l {
-			out[i] = strip(n, n.Elem, l[i], hidden)
-		}
-		return tftypes.NewValue(v.Type(), out)
-	case KindMap:
-		var m map[string]tftypes.Value
-		_ = v.As(&m)
-		out := make(map[string]tftypes.Value, len(m))
-		for k, e := range m {
-			out[k] = strip(n, n.Elem, e, hidden)
-		}
-		return tftypes.NewValue(v.Type(), out)
-	}
-	return v
 }
 
 // FillDefaults returns the plan for node n in which every OptionalComputed attribute the user

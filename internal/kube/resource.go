@@ -44,9 +44,6 @@ type Kind struct {
 
 	// BuildNode derives the object's node tree; it runs once per process.
 	BuildNode func() *k8sschema.Node
-	// Hidden are server defaults not shown in plans; none of the current kinds needs one, as
-	// pod template CRD defaults are planned (k8sschema.Options.TypeDefaults).
-	Hidden k8sschema.HiddenDefaults
 
 	// Defaults applies the server defaults that the provider plans (visible in the plan) and
 	// sends. raw is the configuration or plan the object was decoded from, for defaults that
@@ -452,10 +449,10 @@ func (r *Resource) stateFrom(prior tftypes.Value, u *unstructured.Unstructured, 
 	priorAttrs := objectAttrs(prior)
 	var merged tftypes.Value
 	if importing {
-		merged = k8sschema.StripHiddenDefaults(node, fresh, r.kind.Hidden)
+		merged = fresh
 	} else {
 		nodePrior := tftypes.NewValue(node.TFType(), pick(priorAttrs, node))
-		merged = k8sschema.Merge(node, nodePrior, fresh, r.kind.Hidden)
+		merged = k8sschema.Merge(node, nodePrior, fresh)
 	}
 	attrs := objectAttrs(merged)
 	for k, v := range priorAttrs {

@@ -61,8 +61,7 @@ func fullTemplate(role string, claims []corev1.PodResourceClaim, vct string) cor
 				},
 				EnvFrom: []corev1.EnvFromSource{{Prefix: "VLLM_", ConfigMapRef: &corev1.ConfigMapEnvSource{
 					LocalObjectReference: corev1.LocalObjectReference{Name: "vllm-env"}}}},
-				// protocol is left to its CRD default on the first port: an explicit "TCP" reads
-				// back as unset after import (see StripHiddenDefaults).
+				// protocol is left to its CRD default (planned as "TCP") on the first port.
 				Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080},
 					{Name: "stats", ContainerPort: 9125, Protocol: corev1.ProtocolUDP, HostPort: 9125}},
 				Resources: corev1.ResourceRequirements{

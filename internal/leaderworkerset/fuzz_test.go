@@ -132,7 +132,7 @@ func FuzzValidate(f *testing.F) {
 		_ = leaderworkerset.Validate(bare) // without defaults: nil pointers everywhere
 
 		enc := k8sschema.Encode(node, defaulted)
-		_ = k8sschema.Merge(node, v, enc, leaderworkerset.Kind.Hidden)
+		_ = k8sschema.Merge(node, v, enc)
 		_ = k8sschema.FillDefaults(node, v, v, enc)
 
 		var nodeAttrs map[string]tftypes.Value

@@ -132,7 +132,7 @@ func FuzzConvertAndValidate(f *testing.F) {
 		_, _ = plc.ComputeCapacity(600, []plc.LevelInput{in})
 
 		enc := k8sschema.Encode(node, defaulted)
-		_ = k8sschema.Merge(node, v, enc, nil)
+		_ = k8sschema.Merge(node, v, enc)
 		_ = k8sschema.FillDefaults(node, v, v, enc)
 		_ = k8sschema.SemanticEqual(node, v, enc)
 
