@@ -106,10 +106,9 @@ func buildNode() *k8sschema.Node {
 			"status":                               k8sschema.Computed,
 		},
 		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
+		FieldDocs:     fieldDocs,
 		Notes: map[string]string{
-			"spec.matchingPrecedence":                     "1 to 10000; lower numbers are matched first. Defaults to 1000; an explicit 0 is rejected at plan because the server would silently replace it.",
 			"spec.distinguisherMethod.type":               "One of `ByUser` or `ByNamespace`.",
-			"spec.priorityLevelConfiguration.name":        "Name of the priority level (a DNS subdomain) the matching requests go to.",
 			"spec.rules.subjects.kind":                    "One of `User`, `Group` or `ServiceAccount`, with exactly the matching member set.",
 			"spec.rules.resourceRules.verbs":              "Non-empty; `*` alone matches every verb.",
 			"spec.rules.nonResourceRules.nonResourceURLs": "Non-empty; each a path starting with `/`, optionally ending in `/*`, or `*` alone.",
@@ -124,7 +123,7 @@ func buildNode() *k8sschema.Node {
 			"metadata.generation":                  "Sequence number of spec changes, set by the server.",
 			"spec.priorityLevelConfiguration":      "The priority level that requests matching this schema are sent to.",
 			"spec.priorityLevelConfiguration.name": "Name of the priority level, e.g. `kubeinfer_priority_level_configuration.x.metadata.name` (a DNS subdomain). A level that does not exist is accepted and reported as `Dangling` in the status.",
-			"spec.matchingPrecedence":              "Which schema wins when several match: the lowest value. Between 1 and 10000; 1 is reserved for the schema named `exempt`. Defaults to 1000 (planned by the provider).",
+			"spec.matchingPrecedence":              "Which schema wins when several match: the lowest value. Between 1 and 10000; 1 is reserved for the schema named `exempt`. Defaults to 1000 (planned by the provider); an explicit 0 is rejected at plan because the server would silently replace it.",
 			"status":                               "Current state reported by the API server (condition `Dangling` says whether the priority level exists).",
 		},
 	})

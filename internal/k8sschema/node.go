@@ -68,6 +68,11 @@ type Node struct {
 	Mode        Mode
 	Sensitive   bool
 	Description string
+	// apiDoc: the description is the API's own text (SwaggerDoc), not ours.
+	apiDoc bool
+	// declaredIn is the struct type that declares the field (an inlined embedded struct's type
+	// for its fields), the key of Options.FieldDocs.
+	declaredIn reflect.Type
 	// KeysFromPrior: a map whose state keeps only the keys the user declared, so keys added by
 	// other actors (controllers adding annotations) are not reported as drift.
 	KeysFromPrior bool
@@ -119,10 +124,10 @@ type Options struct {
 	TypeDefaults map[reflect.Type]map[string]any
 	// Equivalents lists values the server rewrites to synonyms, per node.
 	Equivalents map[string]map[string]string
-	// Abridged lists subtrees whose inherited API descriptions are cut to their first sentence
-	// (and any "Possible enum values" list), to keep large schemas within the registry's
-	// documentation size limits.
-	Abridged []string
+	// FieldDocs are our own descriptions of the fields of a Go struct type (by JSON name),
+	// wherever the type appears. They replace the API's descriptions (SwaggerDoc), which remain
+	// only as a fallback that TestOwnDocs-style tests report (Node.APIDocPaths).
+	FieldDocs map[reflect.Type]map[string]string
 	// Notes are appended to descriptions (allowed values, defaults, immutability).
 	Notes map[string]string
 	// Descriptions overrides or supplies descriptions.
@@ -290,10 +295,12 @@ func (b *builder) addFields(n *Node, t reflect.Type, index []int, p string, mode
 		child := b.node(f.Type, fp, mode)
 		child.JSONName = name
 		child.TFName = SnakeCase(name)
+		child.declaredIn = t
 		child.index = idx
-		child.Description = docs[name]
-		if b.abridged(fp) {
-			child.Description = FirstSentence(child.Description)
+		if own, ok := b.opts.FieldDocs[t][name]; ok {
+			child.Description = own
+		} else {
+			child.Description, child.apiDoc = docs[name], true
 		}
 		if d, ok := b.opts.TypeDefaults[t][name]; ok && mode != Computed {
 			child.Default = d
@@ -303,7 +310,7 @@ func (b *builder) addFields(n *Node, t reflect.Type, index []int, p string, mode
 			child.Description += fmt.Sprintf(" Defaults to `%v`.", d)
 		}
 		if d, ok := b.opts.Descriptions[fp]; ok {
-			child.Description = d
+			child.Description, child.apiDoc = d, false
 		}
 		if note, ok := b.opts.Notes[fp]; ok {
 			child.Description = strings.TrimSpace(child.Description + " " + note)
@@ -332,34 +339,47 @@ func swaggerDocs(t reflect.Type) map[string]string {
 	return out
 }
 
-func (b *builder) abridged(p string) bool {
-	for _, a := range b.opts.Abridged {
-		if p != a && strings.HasPrefix(p, a+".") {
-			return true
+// APIDocFields lists, once per declaring type and field, the fields below n whose description
+// is still the API's own text rather than ours (Options.FieldDocs or Options.Descriptions), as
+// "Type.jsonField (first path)".
+func (n *Node) APIDocFields() []string {
+	var out []string
+	seen := map[string]bool{}
+	n.Walk(func(c *Node) {
+		if !c.apiDoc || c.TFName == "" {
+			return
 		}
-	}
-	return false
+		key := typeName(c.declaredIn) + "." + c.JSONName
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, key+" ("+c.path+")")
+		}
+	})
+	return out
 }
 
-// FirstSentence returns the first sentence of an API description, keeping a trailing list of
-// possible enum values.
-func FirstSentence(s string) string {
-	first := s
-	for i := 0; i+2 < len(s); i++ {
-		if s[i] != '.' || s[i+1] != ' ' && s[i+1] != '\n' {
-			continue
+// UnusedFieldDocs lists the Options.FieldDocs entries that name no field of the tree (typos,
+// removed fields).
+func UnusedFieldDocs(root *Node, docs map[reflect.Type]map[string]string) []string {
+	used := map[reflect.Type]map[string]bool{}
+	root.Walk(func(c *Node) {
+		if c.declaredIn != nil {
+			if used[c.declaredIn] == nil {
+				used[c.declaredIn] = map[string]bool{}
+			}
+			used[c.declaredIn][c.JSONName] = true
 		}
-		word := s[max(0, i-4):i]
-		if strings.HasSuffix(word, "e.g") || strings.HasSuffix(word, "i.e") || strings.HasSuffix(word, "etc") || strings.HasSuffix(word, "vs") {
-			continue
+	})
+	var out []string
+	for t, fields := range docs {
+		for f := range fields {
+			if !used[t][f] {
+				out = append(out, typeName(t)+"."+f)
+			}
 		}
-		first = s[:i+1]
-		break
 	}
-	if j := strings.Index(s, "Possible enum values:"); j > len(first) {
-		first += " " + strings.Join(strings.Fields(s[j:]), " ")
-	}
-	return first
+	sort.Strings(out)
+	return out
 }
 
 // SnakeCase turns a JSON field name into a Terraform attribute name:
@@ -394,4 +414,33 @@ func (n *Node) Walk(fn func(*Node)) {
 	if n.Elem != nil {
 		n.Elem.Walk(fn)
 	}
+}
+
+// typeName names a Go type by the last two elements of its package path: "core/v1.Container".
+func typeName(t reflect.Type) string {
+	pkg := t.PkgPath()
+	if i := strings.LastIndex(pkg, "/"); i > 0 {
+		if j := strings.LastIndex(pkg[:i], "/"); j >= 0 {
+			pkg = pkg[j+1:]
+		}
+	}
+	return pkg + "." + t.Name()
+}
+
+// CopiedFieldDocs lists the FieldDocs entries that repeat the API's own first sentence
+// verbatim: descriptions are meant to be written for the Terraform reader, not copied.
+func CopiedFieldDocs(docs map[reflect.Type]map[string]string) []string {
+	var out []string
+	for t, fields := range docs {
+		api := swaggerDocs(t)
+		for f, d := range fields {
+			first, _, _ := strings.Cut(api[f], ". ")
+			first = strings.TrimSuffix(strings.TrimSpace(first), ".")
+			if len(first) > 20 && strings.Contains(d, first) {
+				out = append(out, typeName(t)+"."+f)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -17,6 +17,7 @@ import (
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/podtemplate"
 )
 
 const description = "A LeaderWorkerSet (`leaderworkerset.x-k8s.io/v1`): the multi-host inference workload. Each " +
@@ -132,9 +133,7 @@ func buildNode() *k8sschema.Node {
 		},
 		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
 		TypeDefaults:  templateDefaults,
-		// Two full pod templates would exceed the registry's 500 KB page limit with the complete
-		// Kubernetes descriptions; they keep their first sentence.
-		Abridged: []string{lwt + "leaderTemplate", lwt + "workerTemplate", lwt + "volumeClaimTemplates"},
+		FieldDocs:     podtemplate.MergeFieldDocs(podtemplate.FieldDocs, fieldDocs),
 		Equivalents: map[string]map[string]string{
 			lwt + "restartPolicy": {string(lwsv1.DeprecatedDefaultRestartPolicy): string(lwsv1.NoneRestartPolicy)},
 		},

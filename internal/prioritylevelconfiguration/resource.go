@@ -80,6 +80,7 @@ func buildNode() *k8sschema.Node {
 			"status":                                k8sschema.Computed,
 		},
 		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
+		FieldDocs:     fieldDocs,
 		Notes: map[string]string{
 			"spec.type":                             "One of `Limited` or `Exempt`; `Exempt` only for the level named `exempt`, which must be `Exempt`.",
 			"spec.limited.nominalConcurrencyShares": "At least 0 (0 makes a \"jail\" level). Defaults to 30.",
