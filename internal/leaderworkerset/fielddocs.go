@@ -98,7 +98,7 @@ var fieldDocs = map[reflect.Type]map[string]string{
 		"topology": "At most one topology constraint; all pods of the group are placed in a single domain of its `key`. Unset means no topology requirement. Not with the `leaderworkerset.sigs.k8s.io/exclusive-topology` annotation.",
 	},
 	reflect.TypeOf(schedulingv1alpha3.TopologyConstraint{}): {
-		"key": "Node label whose values define the topology domains, e.g. `topology.kubernetes.io/rack`: the pods the constraint applies to all go to nodes with one and the same value of this label. Required; must be a valid label key.",
+		"key": "Node label whose values define the topology domains, e.g. `topology.kubernetes.io/zone` or a rack label: the pods the constraint applies to all go to nodes with one and the same value of this label. Required; must be a valid label key.",
 	},
 	reflect.TypeOf(schedulingv1alpha3.WorkloadPodGroupDisruptionMode{}): {
 		"single": "Set to `{}` to let each pod of the group be disrupted on its own.",
@@ -106,8 +106,8 @@ var fieldDocs = map[reflect.Type]map[string]string{
 	},
 	reflect.TypeOf(schedulingv1alpha3.WorkloadPodGroupResourceClaim{}): {
 		"name":                      "Name of the claim within the group: a DNS label (lowercase letters, digits and `-`, at most 63 characters), unique in the list. The pod template must have a `resource_claims` entry with this name and the same claim or template.",
-		"resourceClaimName":         "Name of an existing ResourceClaim in the LeaderWorkerSet's namespace, shared by the pods of the group. Exactly one of `resource_claim_name` and `resource_claim_template_name`; must be a DNS subdomain.",
-		"resourceClaimTemplateName": "Name of a ResourceClaimTemplate in the LeaderWorkerSet's namespace; the claim made from it is shared by the pods of the group. Exactly one of `resource_claim_name` and `resource_claim_template_name`; must be a DNS subdomain.",
+		"resourceClaimName":         "Name of an existing ResourceClaim in the LeaderWorkerSet's namespace; the PodGroups of all groups at this level use that same claim. Exactly one of `resource_claim_name` and `resource_claim_template_name`; must be a DNS subdomain.",
+		"resourceClaimTemplateName": "Name of a ResourceClaimTemplate in the LeaderWorkerSet's namespace; one claim is made from it for each PodGroup (per group, separately for the leader and for the workers) and shared by that PodGroup's pods. Exactly one of `resource_claim_name` and `resource_claim_template_name`; must be a DNS subdomain.",
 	},
 	reflect.TypeOf(lwsv1.LeaderWorkerSetStatus{}): {
 		"conditions":         "Conditions reported by the controller: `Available` (enough groups are up), `Progressing` (groups are being created or scaled), `UpdateInProgress` (a rolling update is running) and `Failed` (a group used up its `max_group_restarts` budget).",

@@ -120,7 +120,7 @@ var containerDocs = map[reflect.Type]map[string]string{
 		"user":  "SELinux user label.",
 	},
 	reflect.TypeOf(corev1.SeccompProfile{}): {
-		"localhostProfile": "Profile file relative to the kubelet's seccomp directory; set only when `type` is `Localhost`.",
+		"localhostProfile": "Profile file relative to the kubelet's seccomp directory; set exactly when `type` is `Localhost`.",
 		"type":             "`RuntimeDefault`, `Localhost` (file named in `localhost_profile`) or `Unconfined`.",
 	},
 	reflect.TypeOf(corev1.WindowsSecurityContextOptions{}): {
@@ -156,7 +156,7 @@ var containerFieldDocs = map[string]string{
 	"lifecycle":                "Hooks run right after the container starts and before it stops.",
 	"livenessProbe":            "Liveness probe: the container is restarted when it fails.",
 	"name":                     "Name, a DNS label unique within the pod. Required.",
-	"ports":                    "Ports the container listens on; purely informational.",
+	"ports":                    "Ports the container listens on; mostly informational.",
 	"readinessProbe":           "Readiness probe: while it fails, the pod receives no Service traffic.",
 	"resizePolicy":             "Whether an in-place resize of CPU or memory restarts the container.",
 	"resources":                "CPU, memory, GPU and other requests and limits, e.g. `{ limits = { \"nvidia.com/gpu\" = \"8\" } }`.",

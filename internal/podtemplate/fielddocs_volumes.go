@@ -32,7 +32,7 @@ var volumeDocs = map[reflect.Type]map[string]string{
 		"configMap":             "Keys of a ConfigMap as files.",
 		"csi":                   "Inline ephemeral volume from a CSI driver that supports it.",
 		"downwardAPI":           "Pod metadata and container resources as files.",
-		"emptyDir":              "Scratch directory living as long as the pod; `medium = \"Memory\"` makes it RAM-backed (`/dev/shm`).",
+		"emptyDir":              "Scratch directory living as long as the pod; `medium = \"Memory\"` makes it RAM-backed (tmpfs).",
 		"ephemeral":             "Per-pod PVC created from a template and deleted with the pod.",
 		"fc":                    "Fibre Channel disk attached to the node.",
 		"flexVolume":            "Deprecated exec-based plugin volume; use a CSI driver.",
@@ -94,7 +94,7 @@ var volumeDocs = map[reflect.Type]map[string]string{
 		"user":             volDocItemUser,
 	},
 	reflect.TypeOf(corev1.EmptyDirVolumeSource{}): {
-		"medium":    "`Memory` for RAM-backed tmpfs (counts as memory use), e.g. `/dev/shm`; unset for node disk; or `HugePages`.",
+		"medium":    "`Memory` for RAM-backed tmpfs (counts as memory use), e.g. `/dev/shm`; `HugePages` or `HugePages-<size>` (needs hugepages requests); unset for node disk.",
 		"mode":      "Directory permissions in decimal (`511` = 0777). Defaults to 0777. Alpha, feature-gated.",
 		"sizeLimit": "Size cap as a quantity, e.g. `\"16Gi\"`; with `Memory`, pod memory limits also cap it.",
 	},
@@ -128,7 +128,7 @@ var volumeDocs = map[reflect.Type]map[string]string{
 		"sources":     "Sources to merge; each entry sets exactly one source.",
 	},
 	reflect.TypeOf(corev1.VolumeProjection{}): {
-		"clusterTrustBundle":  "CA certificates of ClusterTrustBundles as one auto-updated PEM file. Feature-gated.",
+		"clusterTrustBundle":  "CA certificates of ClusterTrustBundles as one auto-updated PEM file.",
 		"configMap":           "ConfigMap keys to include.",
 		"downwardAPI":         "Pod metadata and container resources to include.",
 		"podCertificate":      "Key and certificate chain from a signer, rotated by the kubelet; the pod waits for them.",
