@@ -132,6 +132,13 @@ func FuzzDecodeEncode(f *testing.F) {
 			// The server's value is always known (Merge's contract); any known value may be one.
 			results["Merge(enc, v)"] = k8sschema.Merge(node, enc, v)
 		}
+		// The lazy, copy-on-write versions used by plans agree with the straightforward ones.
+		if got, want := k8sschema.PlanDefaults(node, v, v, &obj), k8sschema.FillDefaults(node, v, v, k8sschema.ApplyNodeDefaults(node, enc)); !got.Equal(want) {
+			t.Fatalf("PlanDefaults differs from FillDefaults(ApplyNodeDefaults(Encode)):\ngot  %s\nwant %s", got, want)
+		}
+		if got, want := results["MarkComputedUnknown"], markComputedUnknownReference(node, v, enc); !got.Equal(want) {
+			t.Fatalf("MarkComputedUnknown differs from the reference:\ngot  %s\nwant %s", got, want)
+		}
 		for name, got := range results {
 			if !got.Type().Equal(typ) {
 				t.Fatalf("%s returned a value of another type: %s", name, got.Type())
@@ -156,4 +163,47 @@ func FuzzDecodeEncode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// markComputedUnknownReference is MarkComputedUnknown without its copy-on-write shortcuts.
+func markComputedUnknownReference(n *k8sschema.Node, config, plan tftypes.Value) tftypes.Value {
+	if (n.Mode == k8sschema.Computed || n.Mode == k8sschema.OptionalComputed) && config.IsNull() {
+		return tftypes.NewValue(n.TFType(), tftypes.UnknownValue)
+	}
+	if !config.IsKnown() || config.IsNull() || !plan.IsKnown() || plan.IsNull() {
+		return plan
+	}
+	switch n.Kind {
+	case k8sschema.KindObject:
+		var ca, pa map[string]tftypes.Value
+		_ = config.As(&ca)
+		_ = plan.As(&pa)
+		out := make(map[string]tftypes.Value, len(pa))
+		for _, f := range n.Fields {
+			out[f.TFName] = markComputedUnknownReference(f, ca[f.TFName], pa[f.TFName])
+		}
+		return tftypes.NewValue(plan.Type(), out)
+	case k8sschema.KindList:
+		var cl, pl []tftypes.Value
+		_ = config.As(&cl)
+		_ = plan.As(&pl)
+		if len(cl) != len(pl) {
+			return plan
+		}
+		out := make([]tftypes.Value, len(pl))
+		for i := range pl {
+			out[i] = markComputedUnknownReference(n.Elem, cl[i], pl[i])
+		}
+		return tftypes.NewValue(plan.Type(), out)
+	case k8sschema.KindMap:
+		var cm, pm map[string]tftypes.Value
+		_ = config.As(&cm)
+		_ = plan.As(&pm)
+		out := make(map[string]tftypes.Value, len(pm))
+		for k, v := range pm {
+			out[k] = markComputedUnknownReference(n.Elem, cm[k], v)
+		}
+		return tftypes.NewValue(plan.Type(), out)
+	}
+	return plan
 }

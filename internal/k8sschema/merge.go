@@ -2,6 +2,7 @@ package k8sschema
 
 import (
 	"math/big"
+	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -287,53 +288,208 @@ func FillDefaults(n *Node, config, plan, defaulted tftypes.Value) tftypes.Value 
 	return plan
 }
 
-// HasUnknown reports whether v contains an unknown value anywhere.
-func HasUnknown(v tftypes.Value) bool {
-	return !v.IsFullyKnown()
+// PlanDefaults returns the plan for node n in which every OptionalComputed attribute the user
+// left unset (null in config) takes its value in defaulted, the Go object after the server's
+// defaulting, with the nodes' own Defaults. It is FillDefaults(n, config, plan,
+// ApplyNodeDefaults(n, Encode(n, defaulted))) without encoding the whole object: only the
+// subtrees it uses are encoded, and unchanged subtrees are returned as they are.
+func PlanDefaults(n *Node, config, plan tftypes.Value, defaulted any) tftypes.Value {
+	rv := reflect.ValueOf(defaulted)
+	if rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			return plan
+		}
+		rv = rv.Elem()
+	}
+	v, _ := planDefaults(n, config, plan, rv, true)
+	return v
 }
 
-// MarkComputedUnknown marks the computed attributes of node n that the configuration leaves
-// null as unknown in the plan, as the framework does when a resource changes.
-func MarkComputedUnknown(n *Node, config, plan tftypes.Value) tftypes.Value {
-	if (n.Mode == Computed || n.Mode == OptionalComputed) && config.IsNull() {
-		return tftypes.NewValue(n.TFType(), tftypes.UnknownValue)
+// planDefaults is FillDefaults for the Go value rv of node n (as encode takes it; an invalid
+// rv is an absent embedded struct).
+func planDefaults(n *Node, config, plan tftypes.Value, rv reflect.Value, root bool) (tftypes.Value, bool) {
+	if !config.IsKnown() || !plan.IsKnown() && !config.IsNull() || n.Mode == Computed {
+		return plan, false
 	}
-	if !config.IsKnown() || config.IsNull() || !plan.IsKnown() || plan.IsNull() {
-		return plan
+	if config.IsNull() {
+		if n.Mode == OptionalComputed {
+			return defaultedValue(n, rv), true
+		}
+		return plan, false
+	}
+	if plan.IsNull() || !plan.IsKnown() || (n.Kind != KindObject && n.Kind != KindList) {
+		return plan, false
+	}
+	if !root && encodesNull(n, rv) {
+		return plan, false
+	}
+	if n.Pointer && !root {
+		rv = rv.Elem()
 	}
 	switch n.Kind {
 	case KindObject:
 		var ca, pa map[string]tftypes.Value
 		_ = config.As(&ca)
 		_ = plan.As(&pa)
-		out := make(map[string]tftypes.Value, len(pa))
+		var out map[string]tftypes.Value
 		for _, f := range n.Fields {
-			out[f.TFName] = MarkComputedUnknown(f, ca[f.TFName], pa[f.TFName])
+			cv, ok := ca[f.TFName]
+			if !ok {
+				continue
+			}
+			fv, present := readField(rv, f.index)
+			if !present {
+				fv = reflect.Value{}
+			}
+			if v, changed := planDefaults(f, cv, pa[f.TFName], fv, false); changed {
+				out = copyOnWrite(out, pa)
+				out[f.TFName] = v
+			}
 		}
-		return tftypes.NewValue(plan.Type(), out)
+		if out == nil {
+			return plan, false
+		}
+		return tftypes.NewValue(plan.Type(), out), true
+	default: // KindList
+		var cl, pl []tftypes.Value
+		_ = config.As(&cl)
+		_ = plan.As(&pl)
+		if len(cl) != len(pl) || len(pl) != rv.Len() {
+			return plan, false
+		}
+		var out []tftypes.Value
+		for i := range pl {
+			if v, changed := planDefaults(n.Elem, cl[i], pl[i], rv.Index(i), false); changed {
+				if out == nil {
+					out = append([]tftypes.Value(nil), pl...)
+				}
+				out[i] = v
+			}
+		}
+		if out == nil {
+			return plan, false
+		}
+		return tftypes.NewValue(plan.Type(), out), true
+	}
+}
+
+// defaultedValue is the value ApplyNodeDefaults(Encode(...)) gives node n for Go value rv.
+func defaultedValue(n *Node, rv reflect.Value) tftypes.Value {
+	v := NullValue(n)
+	if rv.IsValid() {
+		v = encode(n, rv)
+	}
+	if v.IsNull() && n.Default != nil {
+		return tftypes.NewValue(n.TFType(), n.Default)
+	}
+	return ApplyNodeDefaults(n, v)
+}
+
+// encodesNull reports whether encode gives null for the Go value rv of an object or list node.
+func encodesNull(n *Node, rv reflect.Value) bool {
+	if !rv.IsValid() {
+		return true
+	}
+	if n.Pointer {
+		if rv.IsNil() {
+			return true
+		}
+		rv = rv.Elem()
+	}
+	if n.Kind == KindList {
+		return rv.IsNil()
+	}
+	return !n.Pointer && rv.IsZero() && n.Mode != Computed
+}
+
+// HasUnknown reports whether v contains an unknown value anywhere.
+func HasUnknown(v tftypes.Value) bool {
+	return !v.IsFullyKnown()
+}
+
+// MarkComputedUnknown marks the computed attributes of node n that the configuration leaves
+// null as unknown in the plan, as the framework does when a resource changes. Subtrees without
+// such attributes are returned as they are (rebuilding a tftypes value re-checks its whole type).
+func MarkComputedUnknown(n *Node, config, plan tftypes.Value) tftypes.Value {
+	v, _ := markComputedUnknown(n, config, plan)
+	return v
+}
+
+func markComputedUnknown(n *Node, config, plan tftypes.Value) (tftypes.Value, bool) {
+	if (n.Mode == Computed || n.Mode == OptionalComputed) && config.IsNull() {
+		if !plan.IsKnown() {
+			return plan, false
+		}
+		return tftypes.NewValue(n.TFType(), tftypes.UnknownValue), true
+	}
+	if !config.IsKnown() || config.IsNull() || !plan.IsKnown() || plan.IsNull() {
+		return plan, false
+	}
+	switch n.Kind {
+	case KindObject:
+		var ca, pa map[string]tftypes.Value
+		_ = config.As(&ca)
+		_ = plan.As(&pa)
+		var out map[string]tftypes.Value
+		for _, f := range n.Fields {
+			if v, changed := markComputedUnknown(f, ca[f.TFName], pa[f.TFName]); changed {
+				out = copyOnWrite(out, pa)
+				out[f.TFName] = v
+			}
+		}
+		if out == nil {
+			return plan, false
+		}
+		return tftypes.NewValue(plan.Type(), out), true
 	case KindList:
 		var cl, pl []tftypes.Value
 		_ = config.As(&cl)
 		_ = plan.As(&pl)
 		if len(cl) != len(pl) {
-			return plan
+			return plan, false
 		}
-		out := make([]tftypes.Value, len(pl))
+		var out []tftypes.Value
 		for i := range pl {
-			out[i] = MarkComputedUnknown(n.Elem, cl[i], pl[i])
+			if v, changed := markComputedUnknown(n.Elem, cl[i], pl[i]); changed {
+				if out == nil {
+					out = append([]tftypes.Value(nil), pl...)
+				}
+				out[i] = v
+			}
 		}
-		return tftypes.NewValue(plan.Type(), out)
+		if out == nil {
+			return plan, false
+		}
+		return tftypes.NewValue(plan.Type(), out), true
 	case KindMap:
 		var cm, pm map[string]tftypes.Value
 		_ = config.As(&cm)
 		_ = plan.As(&pm)
-		out := make(map[string]tftypes.Value, len(pm))
-		for k, v := range pm {
-			out[k] = MarkComputedUnknown(n.Elem, cm[k], v)
+		var out map[string]tftypes.Value
+		for k, pv := range pm {
+			if v, changed := markComputedUnknown(n.Elem, cm[k], pv); changed {
+				out = copyOnWrite(out, pm)
+				out[k] = v
+			}
 		}
-		return tftypes.NewValue(plan.Type(), out)
+		if out == nil {
+			return plan, false
+		}
+		return tftypes.NewValue(plan.Type(), out), true
 	}
-	return plan
+	return plan, false
+}
+
+// copyOnWrite returns out, or a copy of src when out is still nil.
+func copyOnWrite(out, src map[string]tftypes.Value) map[string]tftypes.Value {
+	if out != nil {
+		return out
+	}
+	out = make(map[string]tftypes.Value, len(src))
+	for k, v := range src {
+		out[k] = v
+	}
+	return out
 }
 
 // ApplyNodeDefaults sets every null field that has a Default (see Options.TypeDefaults) to that

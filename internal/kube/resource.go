@@ -222,7 +222,7 @@ func (r *Resource) planChange(config, plan, prior tftypes.Value) (tftypes.Value,
 	if r.kind.Defaults != nil {
 		r.kind.Defaults(defaulted, config)
 	}
-	planned := k8sschema.FillDefaults(node, config, plan, k8sschema.ApplyNodeDefaults(node, k8sschema.Encode(node, defaulted)))
+	planned := k8sschema.PlanDefaults(node, config, plan, defaulted)
 	if r.kind.Hooks.PlanObject != nil {
 		planned = r.kind.Hooks.PlanObject(planned, prior, objectAttrs(planned))
 	}

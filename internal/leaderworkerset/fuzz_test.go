@@ -134,6 +134,9 @@ func FuzzValidate(f *testing.F) {
 		enc := k8sschema.Encode(node, defaulted)
 		_ = k8sschema.Merge(node, v, enc)
 		_ = k8sschema.FillDefaults(node, v, v, enc)
+		if got, want := k8sschema.PlanDefaults(node, v, v, defaulted), k8sschema.FillDefaults(node, v, v, k8sschema.ApplyNodeDefaults(node, enc)); !got.Equal(want) {
+			t.Fatalf("PlanDefaults differs from FillDefaults(ApplyNodeDefaults(Encode)):\ngot  %s\nwant %s", got, want)
+		}
 
 		var nodeAttrs map[string]tftypes.Value
 		if v.IsKnown() && !v.IsNull() {
