@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"sync"
@@ -113,9 +114,18 @@ func (s *fastServer) PlanResourceChange(ctx context.Context, req *tfprotov6.Plan
 		}
 		return v, true
 	}
+	// Decoding a value of a ~2,300-attribute schema is the provider's largest cost, and the
+	// proposed state often has the same encoding as the configuration (a create) or the prior
+	// state (no change): decode such a value once.
 	config, ok1 := decode(req.Config)
-	proposed, ok2 := decode(req.ProposedNewState)
-	prior, ok3 := decode(req.PriorState)
+	proposed, ok2 := config, ok1
+	if !sameEncoding(req.ProposedNewState, req.Config) {
+		proposed, ok2 = decode(req.ProposedNewState)
+	}
+	prior, ok3 := proposed, ok2
+	if !sameEncoding(req.PriorState, req.ProposedNewState) {
+		prior, ok3 = decode(req.PriorState)
+	}
 	if !ok1 || !ok2 || !ok3 {
 		return resp, nil
 	}
@@ -146,6 +156,15 @@ func (s *fastServer) PlanResourceChange(ctx context.Context, req *tfprotov6.Plan
 		resp.RequiresReplace = append(resp.RequiresReplace, toTFPath(p))
 	}
 	return resp, nil
+}
+
+// sameEncoding reports whether two msgpack-encoded values are byte for byte the same (Terraform
+// encodes deterministically).
+func sameEncoding(a, b *tfprotov6.DynamicValue) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.JSON == nil && b.JSON == nil && len(a.MsgPack) > 0 && bytes.Equal(a.MsgPack, b.MsgPack)
 }
 
 // applyExtraDefaults sets the defaults of the extra attributes the configuration leaves null.
