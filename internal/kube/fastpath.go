@@ -273,6 +273,10 @@ func (s *fastServer) UpgradeResourceState(ctx context.Context, req *tfprotov6.Up
 	// Schema version 0 is the only one: the stored state only needs decoding, tolerating
 	// attributes an older build had.
 	resp := &tfprotov6.UpgradeResourceStateResponse{}
+	if mp, err := stateToMsgPack(f.typ, req.RawState.JSON); err == nil {
+		resp.UpgradedState = &tfprotov6.DynamicValue{MsgPack: mp}
+		return resp, nil
+	}
 	v, err := req.RawState.UnmarshalWithOpts(f.typ, tfprotov6.UnmarshalOpts{ValueFromJSONOpts: tftypes.ValueFromJSONOpts{IgnoreUndefinedAttributes: true}})
 	if err != nil {
 		return s.ProviderServer.UpgradeResourceState(ctx, req)
