@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sync"
 	"time"
 
@@ -158,6 +159,12 @@ func (s *fastServer) PlanResourceChange(ctx context.Context, req *tfprotov6.Plan
 	return resp, nil
 }
 
+// nullState is the encoding of a removed object's state.
+func nullState(typ tftypes.Type) *tfprotov6.DynamicValue {
+	dv, _ := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
+	return &dv
+}
+
 // sameEncoding reports whether two msgpack-encoded values are byte for byte the same (Terraform
 // encodes deterministically).
 func sameEncoding(a, b *tfprotov6.DynamicValue) bool {
@@ -296,6 +303,28 @@ func (s *fastServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResour
 		return s.ProviderServer.ReadResource(ctx, req)
 	}
 	resp := &tfprotov6.ReadResourceResponse{Private: req.Private, NewState: req.CurrentState}
+	r := s.configured(f)
+	// The state records the resourceVersion of the object it was computed from: when the
+	// server still holds that version, nothing changed and the state stands as it is, without
+	// decoding and re-encoding it.
+	var fetched *unstructured.Unstructured
+	if req.CurrentState != nil && req.CurrentState.JSON == nil {
+		if meta, rv, ok := stateIdentity(req.CurrentState.MsgPack); ok && rv != "" {
+			u, removed, diags := r.fetch(ctx, meta)
+			if diags.HasError() {
+				resp.Diagnostics = toProtoDiags(diags)
+				return resp, nil
+			}
+			if removed {
+				resp.NewState = nullState(f.typ)
+				return resp, nil
+			}
+			if u.GetResourceVersion() == rv {
+				return resp, nil
+			}
+			fetched = u
+		}
+	}
 	current, err := req.CurrentState.Unmarshal(f.typ)
 	if err != nil {
 		resp.Diagnostics = append(resp.Diagnostics, errorDiag("Cannot decode the state", err.Error()))
@@ -304,7 +333,14 @@ func (s *fastServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResour
 	if current.IsNull() {
 		return resp, nil
 	}
-	newState, removed, diags := s.configured(f).read(ctx, current)
+	var newState tftypes.Value
+	var removed bool
+	var diags diag.Diagnostics
+	if fetched != nil {
+		newState, removed, diags = r.readFrom(current, fetched, false)
+	} else {
+		newState, removed, diags = r.read(ctx, current)
+	}
 	resp.Diagnostics = toProtoDiags(diags)
 	if diags.HasError() {
 		return resp, nil

@@ -501,26 +501,41 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 
 // read refreshes prior from the server; removed reports an object deleted out of band.
 func (r *Resource) read(ctx context.Context, prior tftypes.Value) (tftypes.Value, bool, diag.Diagnostics) {
-	var diags diag.Diagnostics
 	attrs := objectAttrs(prior)
 	meta, ok := metaFromAttrs(attrs)
 	if !ok {
+		var diags diag.Diagnostics
 		diags.AddError("Invalid state", "The state has no metadata.name; re-import the object.")
 		return prior, false, diags
 	}
+	u, removed, diags := r.fetch(ctx, meta)
+	if u == nil {
+		return prior, removed, diags
+	}
+	return r.readFrom(prior, u, isImporting(attrs, r.kind.Node()))
+}
+
+// fetch gets the object; removed reports that it no longer exists.
+func (r *Resource) fetch(ctx context.Context, meta objMeta) (u *unstructured.Unstructured, removed bool, diags diag.Diagnostics) {
 	ri := r.client(&diags, meta.namespace)
 	if ri == nil {
-		return prior, false, diags
+		return nil, false, diags
 	}
 	u, err := ri.Get(ctx, meta.name, getOptions)
 	if isNotFound(err) {
-		return prior, true, diags
+		return nil, true, diags
 	}
 	if err != nil {
 		diags.AddError("Cannot read "+r.kind.GVK.Kind, apiErrorDetail(err))
-		return prior, false, diags
+		return nil, false, diags
 	}
-	st, err := r.stateFrom(prior, u, isImporting(attrs, r.kind.Node()))
+	return u, false, diags
+}
+
+// readFrom computes the refreshed state from the prior state and the object read.
+func (r *Resource) readFrom(prior tftypes.Value, u *unstructured.Unstructured, importing bool) (tftypes.Value, bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	st, err := r.stateFrom(prior, u, importing)
 	if err != nil {
 		diags.AddError("Cannot read back "+r.kind.GVK.Kind, err.Error())
 		return prior, false, diags

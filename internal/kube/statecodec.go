@@ -150,3 +150,56 @@ func encodeNumber(enc *msgpack.Encoder, n *big.Float) error {
 	}
 	return enc.EncodeString(n.Text('f', -1))
 }
+
+// stateIdentity reads metadata.name, metadata.namespace and metadata.resource_version from a
+// msgpack-encoded state without decoding the rest. ok is false when the state is not an object
+// with a known metadata.name.
+func stateIdentity(mp []byte) (meta objMeta, resourceVersion string, ok bool) {
+	dec := msgpack.NewDecoder(bytes.NewReader(mp))
+	n, err := dec.DecodeMapLen()
+	if err != nil {
+		return meta, "", false
+	}
+	for i := 0; i < n; i++ {
+		key, err := dec.DecodeString()
+		if err != nil {
+			return meta, "", false
+		}
+		if key != "metadata" {
+			if dec.Skip() != nil {
+				return meta, "", false
+			}
+			continue
+		}
+		m, err := dec.DecodeMapLen()
+		if err != nil {
+			return meta, "", false
+		}
+		for j := 0; j < m; j++ {
+			k, err := dec.DecodeString()
+			if err != nil {
+				return meta, "", false
+			}
+			var dst *string
+			switch k {
+			case "name":
+				dst = &meta.name
+			case "namespace":
+				dst = &meta.namespace
+			case "resource_version":
+				dst = &resourceVersion
+			default:
+				if dec.Skip() != nil {
+					return meta, "", false
+				}
+				continue
+			}
+			// An unknown value (a msgpack extension) is not a string: no shortcut then.
+			if *dst, err = dec.DecodeString(); err != nil {
+				return meta, "", false
+			}
+		}
+		return meta, resourceVersion, meta.name != ""
+	}
+	return meta, "", false
+}

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -131,4 +132,50 @@ func TestStateToMsgPackRejectsMismatches(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
+}
+
+func TestStateIdentity(t *testing.T) {
+	metaType := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+		"name": tftypes.String, "namespace": tftypes.String, "resource_version": tftypes.String,
+		"labels": tftypes.Map{ElementType: tftypes.String},
+	}}
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String, "metadata": metaType, "spec": stateType}}
+	encode := func(meta map[string]tftypes.Value) []byte {
+		for k, at := range metaType.AttributeTypes {
+			if _, ok := meta[k]; !ok {
+				meta[k] = tftypes.NewValue(at, nil)
+			}
+		}
+		v := tftypes.NewValue(typ, map[string]tftypes.Value{
+			"id":       tftypes.NewValue(tftypes.String, "x"),
+			"metadata": tftypes.NewValue(metaType, meta),
+			"spec":     tftypes.NewValue(stateType, nil),
+		})
+		dv, err := tfprotov6NewDynamicValue(typ, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dv
+	}
+	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+
+	meta, rv, ok := stateIdentity(encode(map[string]tftypes.Value{"name": str("vllm"), "namespace": str("ml"), "resource_version": str("42"),
+		"labels": tftypes.NewValue(metaType.AttributeTypes["labels"], map[string]tftypes.Value{"a": str("b")})}))
+	if !ok || meta.name != "vllm" || meta.namespace != "ml" || rv != "42" {
+		t.Fatalf("got %+v %q %v", meta, rv, ok)
+	}
+	if _, rv, ok := stateIdentity(encode(map[string]tftypes.Value{"name": str("vllm")})); !ok || rv != "" {
+		t.Fatalf("null resource_version: got %q %v", rv, ok)
+	}
+	if _, _, ok := stateIdentity(encode(map[string]tftypes.Value{"name": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})); ok {
+		t.Fatal("an unknown name gave an identity")
+	}
+	if _, _, ok := stateIdentity([]byte{0xc0}); ok {
+		t.Fatal("a null state gave an identity")
+	}
+}
+
+func tfprotov6NewDynamicValue(typ tftypes.Type, v tftypes.Value) ([]byte, error) {
+	dv, err := tfprotov6.NewDynamicValue(typ, v)
+	return dv.MsgPack, err
 }
