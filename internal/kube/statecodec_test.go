@@ -107,7 +107,7 @@ func TestStateToMsgPackMatchesTFTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := tftypes.ValueFromMsgPack(mp, stateType)
+	got, err := (&tfprotov6.DynamicValue{MsgPack: mp}).Unmarshal(stateType)
 	if err != nil {
 		t.Fatal(err)
 	}
