@@ -442,6 +442,11 @@ func (r *Resource) stateFrom(prior tftypes.Value, u *unstructured.Unstructured, 
 	node := r.kind.Node()
 	obj := r.kind.NewObject()
 	u, annotations := withoutSettingsAnnotation(u)
+	if importing {
+		// kubectl's own record of a client-side apply is bookkeeping no configuration declares;
+		// imported into state, it would plan its removal on the first plan.
+		u, _ = withoutAnnotations(u, kubectlLastApplied)
+	}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj); err != nil {
 		return tftypes.Value{}, err
 	}

@@ -118,19 +118,35 @@ func setSettingsAnnotation(body map[string]any, settings string) {
 	ann[SettingsAnnotation] = settings
 }
 
+// kubectlLastApplied is the annotation `kubectl apply` (client-side) keeps its own record in.
+const kubectlLastApplied = "kubectl.kubernetes.io/last-applied-configuration"
+
 // withoutSettingsAnnotation returns a copy of u without the settings annotation, and the
 // annotations it had.
 func withoutSettingsAnnotation(u *unstructured.Unstructured) (*unstructured.Unstructured, map[string]string) {
+	return withoutAnnotations(u, SettingsAnnotation)
+}
+
+// withoutAnnotations returns u without the named annotations (a copy when it had any), and the
+// annotations it had.
+func withoutAnnotations(u *unstructured.Unstructured, names ...string) (*unstructured.Unstructured, map[string]string) {
 	ann := u.GetAnnotations()
-	if _, ok := ann[SettingsAnnotation]; !ok {
+	found := false
+	for _, n := range names {
+		if _, ok := ann[n]; ok {
+			found = true
+		}
+	}
+	if !found {
 		return u, ann
 	}
 	c := u.DeepCopy()
 	rest := make(map[string]string, len(ann))
 	for k, v := range ann {
-		if k != SettingsAnnotation {
-			rest[k] = v
-		}
+		rest[k] = v
+	}
+	for _, n := range names {
+		delete(rest, n)
 	}
 	if len(rest) == 0 {
 		rest = nil
