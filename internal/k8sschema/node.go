@@ -126,7 +126,7 @@ type Options struct {
 	Equivalents map[string]map[string]string
 	// FieldDocs are our own descriptions of the fields of a Go struct type (by JSON name),
 	// wherever the type appears. They replace the API's descriptions (SwaggerDoc), which remain
-	// only as a fallback that TestOwnDocs-style tests report (Node.APIDocPaths).
+	// only as a fallback that DocProblems reports.
 	FieldDocs map[reflect.Type]map[string]string
 	// Notes are appended to descriptions (allowed values, defaults, immutability).
 	Notes map[string]string
@@ -442,5 +442,30 @@ func CopiedFieldDocs(docs map[reflect.Type]map[string]string) []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// DocProblems lists what keeps the descriptions of the tree below root from being the
+// provider's own: fields still described by the API's text, FieldDocs entries naming no field or
+// repeating the API's sentence, and attributes with an empty or multi-line description.
+func DocProblems(root *Node, docs map[reflect.Type]map[string]string) []string {
+	var out []string
+	for _, f := range root.APIDocFields() {
+		out = append(out, "uses the Kubernetes API description (add it to FieldDocs): "+f)
+	}
+	for _, f := range UnusedFieldDocs(root, docs) {
+		out = append(out, "FieldDocs entry names no attribute: "+f)
+	}
+	for _, f := range CopiedFieldDocs(docs) {
+		out = append(out, "FieldDocs entry copies the API's sentence: "+f)
+	}
+	root.Walk(func(n *Node) {
+		switch {
+		case n.TFName != "" && strings.TrimSpace(n.Description) == "":
+			out = append(out, "no description: "+n.path)
+		case strings.Contains(n.Description, "\n"):
+			out = append(out, "description spans lines: "+n.path)
+		}
+	})
 	return out
 }
