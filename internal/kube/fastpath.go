@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sync"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
@@ -337,7 +337,7 @@ func (s *fastServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResour
 	var removed bool
 	var diags diag.Diagnostics
 	if fetched != nil {
-		newState, removed, diags = r.readFrom(current, fetched, false)
+		newState, diags = r.readFrom(current, fetched, false)
 	} else {
 		newState, removed, diags = r.read(ctx, current)
 	}

@@ -517,7 +517,8 @@ func (r *Resource) read(ctx context.Context, prior tftypes.Value) (tftypes.Value
 	if u == nil {
 		return prior, removed, diags
 	}
-	return r.readFrom(prior, u, isImporting(attrs, r.kind.Node()))
+	st, diags := r.readFrom(prior, u, isImporting(attrs, r.kind.Node()))
+	return st, false, diags
 }
 
 // fetch gets the object; removed reports that it no longer exists.
@@ -538,14 +539,14 @@ func (r *Resource) fetch(ctx context.Context, meta objMeta) (u *unstructured.Uns
 }
 
 // readFrom computes the refreshed state from the prior state and the object read.
-func (r *Resource) readFrom(prior tftypes.Value, u *unstructured.Unstructured, importing bool) (tftypes.Value, bool, diag.Diagnostics) {
+func (r *Resource) readFrom(prior tftypes.Value, u *unstructured.Unstructured, importing bool) (tftypes.Value, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	st, err := r.stateFrom(prior, u, importing)
 	if err != nil {
 		diags.AddError("Cannot read back "+r.kind.GVK.Kind, err.Error())
-		return prior, false, diags
+		return prior, diags
 	}
-	return st, false, diags
+	return st, diags
 }
 
 // isImporting reports whether state holds nothing but the identity (fresh from ImportState).
