@@ -1,6 +1,7 @@
 package acctest
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -14,24 +15,36 @@ import (
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
-var (
-	sharedOnce    sync.Once
-	sharedMu      sync.Mutex
-	shared        *TestCluster
-	sharedErr     error
-	sharedStopped bool
-	// startDone is closed when the Start call made by Cluster returns; nil
-	// until Cluster first runs.
+// sharedCluster is the cluster of one profile shared by every test of this
+// `go test` process.
+type sharedCluster struct {
+	once sync.Once
+	c    *TestCluster
+	err  error
+	// startDone is closed when the Start call made by ClusterWith returns;
+	// nil until it first runs.
 	startDone chan struct{}
+}
+
+var (
+	sharedMu      sync.Mutex
+	shared        = map[Profile]*sharedCluster{}
+	sharedStopped bool
 
 	mainCalled atomic.Bool
 )
 
-// Cluster returns the cluster shared by every test of this `go test` process,
-// starting it on first use. It skips the test unless TF_ACC is set, and fails
-// it if the cluster cannot be started. The package's TestMain must call Main,
-// which stops the cluster when the tests are done.
-func Cluster(t testing.TB) *TestCluster {
+// Cluster returns the ReleasedLWS cluster shared by every test of this
+// `go test` process (the released LeaderWorkerSet with its controller and
+// webhooks, a scheduler and simulated GPU nodes), starting it on first use.
+// It skips the test unless TF_ACC is set, and fails it if the cluster cannot
+// be started. The package's TestMain must call Main, which stops the cluster
+// when the tests are done.
+func Cluster(t testing.TB) *TestCluster { t.Helper(); return ClusterWith(t, ReleasedLWS) }
+
+// ClusterWith is Cluster for the given profile. Each profile's cluster is
+// started at most once per process.
+func ClusterWith(t testing.TB, p Profile) *TestCluster {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("set TF_ACC=1 to run acceptance tests against the real API server")
@@ -40,29 +53,36 @@ func Cluster(t testing.TB) *TestCluster {
 		t.Fatal("acctest.Cluster: the package's TestMain must call acctest.Main(m), which stops the shared cluster after the tests " +
 			"(otherwise etcd and kube-apiserver would outlive the test process):\n\tfunc TestMain(m *testing.M) { acctest.Main(m) }")
 	}
-	sharedOnce.Do(func() {
+	sharedMu.Lock()
+	s := shared[p]
+	if s == nil {
+		s = &sharedCluster{}
+		shared[p] = s
+	}
+	sharedMu.Unlock()
+	s.once.Do(func() {
 		sharedMu.Lock()
-		startDone = make(chan struct{})
+		s.startDone = make(chan struct{})
 		sharedMu.Unlock()
-		defer close(startDone)
+		defer close(s.startDone)
 		start := time.Now()
-		c, err := Start(Options{})
+		c, err := Start(Options{Profile: p})
 		if err == nil {
-			t.Logf("acctest: started etcd + kube-apiserver in %s (kubeconfig: %s)", time.Since(start).Round(time.Millisecond), c.KubeconfigPath())
+			t.Logf("acctest: started the %s test cluster in %s (kubeconfig: %s)", p, time.Since(start).Round(time.Millisecond), c.KubeconfigPath())
 		}
 		sharedMu.Lock()
 		defer sharedMu.Unlock()
-		shared, sharedErr = c, err
+		s.c, s.err = c, err
 		if err == nil && sharedStopped {
 			// Main is already shutting down (e.g. on a signal).
 			_ = c.Stop()
-			shared, sharedErr = nil, fmt.Errorf("the test process is shutting down")
+			s.c, s.err = nil, fmt.Errorf("the test process is shutting down")
 		}
 	})
-	if sharedErr != nil {
-		t.Fatalf("acctest: could not start the test cluster (etcd + kube-apiserver): %v", sharedErr)
+	if s.err != nil {
+		t.Fatalf("acctest: could not start the %s test cluster: %v", p, s.err)
 	}
-	return shared
+	return s.c
 }
 
 // Main runs the tests and then stops the shared cluster if a test started it.
@@ -88,14 +108,20 @@ func Main(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "acctest: got %v, stopping the test cluster\n", sig)
 		sharedMu.Lock()
 		sharedStopped = true
-		starting := startDone
+		var starting []chan struct{}
+		for _, s := range shared {
+			if s.startDone != nil {
+				starting = append(starting, s.startDone)
+			}
+		}
 		sharedMu.Unlock()
-		if starting != nil {
-			// A start in progress stops what it started once it returns
-			// (it sees sharedStopped); give it a bounded time to do so.
+		// A start in progress stops what it started once it returns (it
+		// sees sharedStopped); give it a bounded time to do so.
+		deadline := time.After(90 * time.Second)
+		for _, done := range starting {
 			select {
-			case <-starting:
-			case <-time.After(90 * time.Second):
+			case <-done:
+			case <-deadline:
 			}
 		}
 		_ = stopShared()
@@ -117,8 +143,11 @@ func stopShared() error {
 	sharedMu.Lock()
 	defer sharedMu.Unlock()
 	sharedStopped = true
-	if shared == nil {
-		return nil
+	var errs []error
+	for _, s := range shared {
+		if s.c != nil {
+			errs = append(errs, s.c.Stop())
+		}
 	}
-	return shared.Stop()
+	return errors.Join(errs...)
 }

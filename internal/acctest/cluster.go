@@ -52,8 +52,9 @@ type Options struct {
 	AssetsDir string
 
 	// CRDDirectoryPaths are folders of CRD manifests to install (and wait for)
-	// before Start returns. Nil means <repo>/internal/acctest/testdata/crds.
-	// Missing folders are ignored.
+	// before Start returns. Nil means the profile's: the released LWS CRDs
+	// (from the assets folder) for ReleasedLWS, <repo>/internal/acctest/testdata/crds
+	// for NewerFields. Missing folders are ignored.
 	CRDDirectoryPaths []string
 
 	// Log receives progress messages (the output of ensure.sh). Nil means
@@ -65,16 +66,25 @@ type Options struct {
 	// starting fails.
 	AttachOutput bool
 
+	// Profile chooses what runs beside the API server; the zero value is
+	// ReleasedLWS.
+	Profile Profile
+
 	// StartTimeout bounds the start of each process (etcd, kube-apiserver)
 	// and, separately, the wait for the server to become ready. Zero means
 	// 60 s.
 	StartTimeout time.Duration
 }
 
-// TestCluster is a running etcd + kube-apiserver pair.
+// TestCluster is a running test cluster: etcd + kube-apiserver and, in the
+// ReleasedLWS profile, the components listed there.
 type TestCluster struct {
-	env *envtest.Environment
-	cfg *rest.Config
+	env     *envtest.Environment
+	cfg     *rest.Config
+	profile Profile
+
+	// components run beside the API server, in start order.
+	components []*component
 
 	kubeconfig     []byte
 	kubeconfigDir  string
@@ -103,11 +113,17 @@ func (c *TestCluster) Dynamic() dynamic.Interface { return c.dynamic }
 // Clientset returns a typed client using the admin config.
 func (c *TestCluster) Clientset() kubernetes.Interface { return c.clientset }
 
-// Stop stops kube-apiserver and etcd and removes their data and the
-// kubeconfig file. It is safe to call more than once.
+// Profile returns the profile the cluster was started with.
+func (c *TestCluster) Profile() Profile { return c.profile }
+
+// Stop stops the components, kube-apiserver and etcd and removes their data
+// and the kubeconfig file. It is safe to call more than once.
 func (c *TestCluster) Stop() error {
 	c.stopOnce.Do(func() {
 		var errs []error
+		for i := len(c.components) - 1; i >= 0; i-- {
+			c.components[i].stop(10 * time.Second)
+		}
 		if c.env != nil {
 			if err := c.env.Stop(); err != nil {
 				errs = append(errs, fmt.Errorf("stopping etcd/kube-apiserver: %w", err))
@@ -153,8 +169,13 @@ func Start(opts Options) (*TestCluster, error) {
 
 	crdPaths := opts.CRDDirectoryPaths
 	if crdPaths == nil {
-		if root, err := RepoRoot(); err == nil {
-			crdPaths = []string{filepath.Join(root, "internal", "acctest", "testdata", "crds")}
+		switch opts.Profile {
+		case ReleasedLWS:
+			crdPaths = []string{filepath.Join(assets, lwsCRDsDir)}
+		case NewerFields:
+			if root, err := RepoRoot(); err == nil {
+				crdPaths = []string{filepath.Join(root, "internal", "acctest", "testdata", "crds")}
+			}
 		}
 	}
 
@@ -179,11 +200,36 @@ func Start(opts Options) (*TestCluster, error) {
 	// would otherwise honour.
 	env.ControlPlane.Etcd = &envtest.Etcd{Path: etcdPath, Out: etcdW, Err: etcdW}
 	env.ControlPlane.APIServer = &envtest.APIServer{Path: apiServerPath, Out: apiW, Err: apiW}
+	if opts.Profile == ReleasedLWS {
+		// As on managed GPU clusters: pods that request nvidia.com/gpu get a
+		// toleration of the GPU nodes' taint of the same name.
+		env.ControlPlane.APIServer.Configure().Append("enable-admission-plugins", "ExtendedResourceToleration")
+	}
 	// Default flags and admission plugins (envtest disables only the
 	// ServiceAccount admission plugin, since no controller creates the default
 	// service accounts). etcd runs with --unsafe-no-fsync.
 
-	c := &TestCluster{env: env}
+	if opts.Profile == ReleasedLWS {
+		for _, name := range []string{"kube-controller-manager", "kube-scheduler", "kwok", lwsControllerName} {
+			if fi, err := os.Stat(filepath.Join(assets, name)); err != nil || fi.IsDir() {
+				return nil, fmt.Errorf("acctest: %s is missing from the assets folder %s (run tools/testcluster/ensure.sh)", name, assets)
+			}
+		}
+		// envtest installs the release's webhook configurations pointing at
+		// a local port with a generated serving certificate; the LWS
+		// controller-manager serves them there.
+		mutating, validating, err := lwsWebhooks(assets)
+		if err != nil {
+			return nil, fmt.Errorf("acctest: %w", err)
+		}
+		env.WebhookInstallOptions = envtest.WebhookInstallOptions{
+			MutatingWebhooks:   mutating,
+			ValidatingWebhooks: validating,
+			LocalServingHost:   "127.0.0.1",
+		}
+	}
+
+	c := &TestCluster{env: env, profile: opts.Profile}
 	cfg, err := env.Start()
 	if err != nil {
 		_ = c.Stop()
@@ -195,6 +241,12 @@ func Start(opts Options) (*TestCluster, error) {
 	if err := c.init(timeout); err != nil {
 		_ = c.Stop()
 		return nil, fmt.Errorf("acctest: %w%s", err, apiOut.report("kube-apiserver"))
+	}
+	if opts.Profile == ReleasedLWS {
+		if err := c.startReleasedLWS(assets, logw, opts.AttachOutput, 2*timeout); err != nil {
+			_ = c.Stop()
+			return nil, fmt.Errorf("acctest: starting the %s profile: %w", opts.Profile, err)
+		}
 	}
 	return c, nil
 }

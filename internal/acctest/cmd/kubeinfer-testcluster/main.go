@@ -1,6 +1,10 @@
-// Command kubeinfer-testcluster runs the acceptance-test cluster (etcd +
-// kube-apiserver v1.37.2, see internal/acctest) in the foreground for
-// `make cluster` and `make demo`.
+// Command kubeinfer-testcluster runs the acceptance-test cluster (see
+// internal/acctest) in the foreground for `make cluster` and `make demo`:
+// by default the "released" profile (etcd, kube-apiserver,
+// kube-controller-manager, kube-scheduler, KWOK with simulated GPU nodes and
+// the released LeaderWorkerSet v0.9.0 controller and webhooks); with
+// -profile newer-fields the API server alone with the CRD that declares the
+// LeaderWorkerSet fields newer than the release.
 //
 // It writes a kubeconfig for a system:masters user to -kubeconfig, prints that
 // path and then "ready" on stdout, touches -ready-file (if given) and runs until
@@ -49,9 +53,10 @@ func run() int {
 	kubeconfig := fs.String("kubeconfig", defaultKubeconfig(), "where to write the kubeconfig of the running cluster")
 	readyFile := fs.String("ready-file", "", "file to create once the cluster is ready (removed on exit)")
 	crds := fs.String("crds", "", "folder of CRD manifests to install (default: internal/acctest/testdata/crds)")
-	verbose := fs.Bool("v", false, "copy the output of etcd and kube-apiserver to stderr")
+	verbose := fs.Bool("v", false, "copy the output of every component to stderr")
+	profileName := fs.String("profile", "released", "what runs beside the API server: released (the released LWS, its controller and webhooks, a scheduler and simulated GPU nodes) or newer-fields (the API server with the CRD that has the newer LWS fields)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: %s [flags]\n\nRuns etcd + kube-apiserver until SIGINT/SIGTERM. Binaries come from $%s or tools/testcluster/ensure.sh.\n\n", os.Args[0], acctest.EnvTestAssets)
+		fmt.Fprintf(fs.Output(), "usage: %s [flags]\n\nRuns the test cluster until SIGINT/SIGTERM. Binaries come from $%s or tools/testcluster/ensure.sh.\n\n", os.Args[0], acctest.EnvTestAssets)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(os.Args[1:]); err != nil {
@@ -94,6 +99,15 @@ func run() int {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 
 	opts := acctest.Options{AttachOutput: *verbose}
+	switch *profileName {
+	case "released":
+		opts.Profile = acctest.ReleasedLWS
+	case "newer-fields":
+		opts.Profile = acctest.NewerFields
+	default:
+		logf("unknown -profile %q (released or newer-fields)", *profileName)
+		return 2
+	}
 	if *crds != "" {
 		opts.CRDDirectoryPaths = []string{*crds}
 	}
