@@ -16,9 +16,12 @@ var ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
 	"kubeinfer": func() (tfprotov6.ProviderServer, error) { return provider.NewServer("test")(), nil },
 }
 
-// ProviderConfig is a provider block pointing at the shared test cluster.
-func ProviderConfig(t testing.TB) string {
-	c := Cluster(t)
+// ProviderConfig is a provider block pointing at the shared cluster of the
+// ReleasedLWS profile (see Cluster).
+func ProviderConfig(t testing.TB) string { return ProviderConfigFor(Cluster(t)) }
+
+// ProviderConfigFor is a provider block pointing at c.
+func ProviderConfigFor(c *TestCluster) string {
 	return RequiredProviders() + fmt.Sprintf("provider \"kubeinfer\" {\n  config_path = %q\n}\n", c.KubeconfigPath())
 }
 

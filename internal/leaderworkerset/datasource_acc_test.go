@@ -16,8 +16,8 @@ import (
 func TestAccLeaderWorkerSetDataSource_basic(t *testing.T) {
 	const name = "acc-vllm-ds"
 	const ds = "data.kubeinfer_leaderworkerset.test"
-	lwsClient(t) // the fake controller reports the groups ready
-	cfg := acctest.ProviderConfig(t) + vllm(name) + `
+	lwsClient(t) // the LWS controller brings the groups up
+	cfg := acctest.ProviderConfig(t) + vllm(name, smallGPU...) + `
 data "kubeinfer_leaderworkerset" "test" {
   metadata = {
     name      = kubeinfer_leaderworkerset.test.metadata.name

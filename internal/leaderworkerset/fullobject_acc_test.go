@@ -378,8 +378,8 @@ func fullObjectConfig(t *testing.T, obj *lwsv1.LeaderWorkerSet) string {
 // TestAccLeaderWorkerSet_fullObject: an object with every seed field set reads back unchanged:
 // the second plan is empty, import gives the same state, and the server stores every field.
 func TestAccLeaderWorkerSet_fullObject(t *testing.T) {
-	c := lwsClient(t)
-	cfg := acctest.ProviderConfig(t)
+	c := newerFieldsClient(t)
+	cfg := acctest.ProviderConfigFor(newerFieldsCluster(t))
 	objs := fullObjects()
 	defaulted := map[string]*lwsv1.LeaderWorkerSet{}
 	for _, obj := range objs {
@@ -675,12 +675,12 @@ func TestPodTemplateSchemaCoversEveryField(t *testing.T) {
 	}
 }
 
-// TestAccLeaderWorkerSet_podTemplateEveryField: the test CRD stores every PodTemplateSpec field
-// of both templates: a template with every field set, after the Terraform round trip, is applied
+// TestAccLeaderWorkerSet_podTemplateEveryField: the generated CRD (k8s.io/api v0.37 pod templates)
+// stores every PodTemplateSpec field of both templates: a template with every field set, after the Terraform round trip, is applied
 // (server-side apply, bypassing the provider's plan-time validation, which such a template
 // cannot pass) and read back with nothing pruned.
 func TestAccLeaderWorkerSet_podTemplateEveryField(t *testing.T) {
-	c := acctest.Cluster(t).Dynamic().Resource(leaderworkerset.Kind.GVR()).Namespace("default")
+	c := newerFieldsCluster(t).Dynamic().Resource(leaderworkerset.Kind.GVR()).Namespace("default")
 	tpl := podTemplateRoundTrip(t, everyFieldTemplate(42))
 	const name = "acc-podspec-every-field"
 	obj := &lwsv1.LeaderWorkerSet{

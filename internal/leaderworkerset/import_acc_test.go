@@ -18,7 +18,6 @@ import (
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
 
 // An object created with `kubectl apply` carries kubectl's last-applied-configuration
@@ -46,7 +45,6 @@ func TestAccLeaderWorkerSet_importKubectlApplied(t *testing.T) {
 			t.Fatal(err)
 		}
 		obj.Annotations = map[string]string{"kubectl.kubernetes.io/last-applied-configuration": string(lastApplied)}
-		leaderworkerset.SetDefaults(obj) // what the LWS webhook does on a real cluster
 		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 		if err != nil {
 			t.Fatal(err)

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -15,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
@@ -27,14 +24,31 @@ import (
 
 func TestMain(m *testing.M) { acctest.Main(m) }
 
+// The tests in this file run on the ReleasedLWS profile of the test cluster: the CRD,
+// controller-manager and webhooks of sigs.k8s.io/lws v0.9.0, kube-controller-manager,
+// kube-scheduler and KWOK nodes (8 nodes with 8 GPUs each in two zones, tainted
+// nvidia.com/gpu; pods that request GPUs get the toleration from the API server's
+// ExtendedResourceToleration admission plugin). Pods are really scheduled and turn Ready, so
+// the rollout waits watch real rollouts. Tests run one after another and each destroys what it
+// created, so each may use every GPU.
+
 const addr = "kubeinfer_leaderworkerset.test"
 
 // vllm is a realistic multi-node vLLM deployment: leader and workers with GPUs, /dev/shm as a
 // memory emptyDir, zone spreading, a readiness probe and the Hugging Face token from a Secret.
+// Options (key=value): image, replicas, size, gpus, memory and cpu (per pod), top (extra
+// top-level attributes), extra_spec (extra spec attributes), lwt (extra leader_worker_template
+// attributes), spread (the leader's when_unsatisfiable).
 func vllm(name string, opts ...string) string {
-	o := map[string]string{"image": "vllm/vllm-openai:v0.11.0", "replicas": "2", "top": "", "extra_spec": ""}
+	o := map[string]string{
+		"image": "vllm/vllm-openai:v0.11.0", "replicas": "2", "size": "4", "gpus": "8", "memory": "1124Gi", "cpu": "125",
+		"top": "", "extra_spec": "", "lwt": "", "spread": "ScheduleAnyway",
+	}
 	for _, kv := range opts {
 		k, v, _ := strings.Cut(kv, "=")
+		if _, ok := o[k]; !ok {
+			panic("vllm: unknown option " + k)
+		}
 		o[k] = v
 	}
 	return fmt.Sprintf(`
@@ -49,7 +63,8 @@ resource "kubeinfer_leaderworkerset" "test" {
     replicas = %[3]s
     %[5]s
     leader_worker_template = {
-      size = 4
+      size = %[6]s
+      %[10]s
       leader_template = {
         metadata = { labels = { role = "leader" } }
         spec = {
@@ -63,8 +78,8 @@ resource "kubeinfer_leaderworkerset" "test" {
             }]
             ports = [{ container_port = 8080 }, { name = "metrics", container_port = 8081, protocol = "TCP" }]
             resources = {
-              limits   = { "nvidia.com/gpu" = "8", memory = "1124Gi", "ephemeral-storage" = "800Gi" }
-              requests = { "nvidia.com/gpu" = "8", "ephemeral-storage" = "800Gi", cpu = "125" }
+              limits   = { "nvidia.com/gpu" = %[7]q, memory = %[8]q, "ephemeral-storage" = "800Gi" }
+              requests = { "nvidia.com/gpu" = %[7]q, "ephemeral-storage" = "800Gi", cpu = %[9]q }
             }
             readiness_probe = {
               tcp_socket            = { port = "8080" }
@@ -76,8 +91,8 @@ resource "kubeinfer_leaderworkerset" "test" {
           topology_spread_constraints = [{
             max_skew           = 1
             topology_key       = "topology.kubernetes.io/zone"
-            when_unsatisfiable = "ScheduleAnyway"
-            label_selector     = { match_labels = { app = "vllm" } }
+            when_unsatisfiable = %[11]q
+            label_selector     = { match_labels = { role = "leader", "leaderworkerset.sigs.k8s.io/name" = %[1]q } }
           }]
           volumes = [{ name = "dshm", empty_dir = { medium = "Memory", size_limit = "15Gi" } }]
         }
@@ -93,8 +108,8 @@ resource "kubeinfer_leaderworkerset" "test" {
               value_from = { secret_key_ref = { name = "hf-token", key = "token" } }
             }]
             resources = {
-              limits   = { "nvidia.com/gpu" = "8", memory = "1124Gi", "ephemeral-storage" = "800Gi" }
-              requests = { "nvidia.com/gpu" = "8", "ephemeral-storage" = "800Gi", cpu = "500m" }
+              limits   = { "nvidia.com/gpu" = %[7]q, memory = %[8]q, "ephemeral-storage" = "800Gi" }
+              requests = { "nvidia.com/gpu" = %[7]q, "ephemeral-storage" = "800Gi", cpu = "500m" }
             }
             volume_mounts = [{ mount_path = "/dev/shm", name = "dshm" }]
           }]
@@ -104,70 +119,51 @@ resource "kubeinfer_leaderworkerset" "test" {
     }
   }
 }
-`, name, o["image"], o["replicas"], o["top"], o["extra_spec"])
+`, name, o["image"], o["replicas"], o["top"], o["extra_spec"], o["size"], o["gpus"], o["memory"], o["cpu"], o["lwt"], o["spread"])
 }
 
+// smallGPU sizes the pods of vllm so that several fit a node (2 GPUs, 128Gi, 16 CPUs).
+var smallGPU = []string{"gpus=2", "memory=128Gi", "cpu=16"}
+
+func with(base []string, more ...string) []string {
+	return append(append([]string{}, base...), more...)
+}
+
+// lwsClient is the LeaderWorkerSet client of the ReleasedLWS cluster.
 func lwsClient(t *testing.T) dynamic.ResourceInterface {
-	c := acctest.Cluster(t).Dynamic().Resource(leaderworkerset.Kind.GVR()).Namespace("default")
-	startFakeController(c)
-	return c
+	t.Helper()
+	return acctest.Cluster(t).Dynamic().Resource(leaderworkerset.Kind.GVR()).Namespace("default")
 }
 
-var (
-	controllerOnce sync.Once
-	// stuck names LeaderWorkerSets whose groups the fake controller never reports ready.
-	stuck sync.Map
-)
-
-// startFakeController plays the LWS controller for the whole test binary: it reports every
-// group of every LeaderWorkerSet ready through the status subresource once it sees a new
-// generation, as the real controller does when pods come up.
-func startFakeController(c dynamic.ResourceInterface) {
-	controllerOnce.Do(func() {
-		go func() {
-			for {
-				time.Sleep(150 * time.Millisecond)
-				list, err := c.List(context.Background(), metav1.ListOptions{})
-				if err != nil {
-					continue
-				}
-				for _, u := range list.Items {
-					if _, ok := stuck.Load(u.GetName()); ok {
-						continue
-					}
-					observed, _, _ := unstructured.NestedInt64(u.Object, "status", "observedGeneration")
-					replicas, _, _ := unstructured.NestedInt64(u.Object, "spec", "replicas")
-					ready, _, _ := unstructured.NestedInt64(u.Object, "status", "readyReplicas")
-					if observed == u.GetGeneration() && ready == replicas {
-						continue
-					}
-					_ = setStatus(c, u.GetName(), replicas, true)
-				}
-			}
-		}()
-	})
-}
-
-func TestAccLeaderWorkerSet_lifecycle(t *testing.T) {
-	name := "acc-vllm"
-	c := lwsClient(t)
+// TestAccLeaderWorkerSet_minimalVLLM: the plain vLLM configuration of the LWS docs (no field
+// newer than the release) applies on the released LWS, every group turns Ready on the GPU
+// nodes, the second plan is empty and import gives the same state, planned defaults included.
+func TestAccLeaderWorkerSet_minimalVLLM(t *testing.T) {
+	name := "acc-vllm-minimal"
+	lwsClient(t)
 	pc := acctest.ProviderConfig(t)
+	cfg := pc + vllm(name)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             controllerCleanedUp(t, name),
 		Steps: []resource.TestStep{
 			{
-				Config: pc + vllm(name),
+				Config: cfg,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("default/"+name)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("leader_worker_template").AtMapKey("restart_policy"), knownvalue.StringExact("RecreateGroupOnPodRestart")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("startup_policy"), knownvalue.StringExact("LeaderCreated")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("rollout_strategy").AtMapKey("rolling_update_configuration").AtMapKey("max_unavailable"), knownvalue.StringExact("1")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("network_config").AtMapKey("subdomain_policy"), knownvalue.StringExact("Shared")),
+					// Not in the released API: the planned defaults stand for the server's behaviour.
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("group_identity"), knownvalue.StringExact("Ordinal")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("group_replacement_policy"), knownvalue.StringExact("PostTermination")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status").AtMapKey("ready_replicas"), knownvalue.Int64Exact(2)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status").AtMapKey("updated_replicas"), knownvalue.Int64Exact(2)),
 				},
+				Check: podsPlaced(t, name, 8, 8),
 			},
-			{Config: pc + vllm(name), PlanOnly: true},
+			{Config: cfg, PlanOnly: true},
 			{
 				ResourceName:                         addr,
 				ImportState:                          true,
@@ -175,29 +171,47 @@ func TestAccLeaderWorkerSet_lifecycle(t *testing.T) {
 				ImportStateId:                        "default/" + name,
 				ImportStateVerifyIdentifierAttribute: "id",
 			},
-			{ // update in place
-				Config: pc + vllm(name, "image=vllm/vllm-openai:v0.11.1", "replicas=3"),
+		},
+	})
+}
+
+func TestAccLeaderWorkerSet_lifecycle(t *testing.T) {
+	name := "acc-vllm"
+	c := lwsClient(t)
+	pc := acctest.ProviderConfig(t)
+	base := with(smallGPU, "size=2")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             controllerCleanedUp(t, name),
+		Steps: []resource.TestStep{
+			{Config: pc + vllm(name, base...)},
+			{Config: pc + vllm(name, base...), PlanOnly: true},
+			{ // update in place: a real rollout to the new image and a third group
+				Config: pc + vllm(name, with(base, "image=vllm/vllm-openai:v0.11.1", "replicas=3")...),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("replicas"), knownvalue.Int64Exact(3)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status").AtMapKey("ready_replicas"), knownvalue.Int64Exact(3)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status").AtMapKey("updated_replicas"), knownvalue.Int64Exact(3)),
 				},
+				Check: podImages(t, name, "vllm/vllm-openai:v0.11.1", 6),
 			},
 			{ // drift in a field the user set is detected and, with force_conflicts, reverted
 				PreConfig: func() {
-					patch := []byte(`{"spec":{"startupPolicy":"LeaderReady","leaderWorkerTemplate":{"size":2}}}`)
+					patch := []byte(`{"spec":{"startupPolicy":"LeaderReady","leaderWorkerTemplate":{"size":3}}}`)
 					if _, err := c.Patch(context.Background(), name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: "kubectl-edit"}); err != nil {
 						t.Fatal(err)
 					}
 				},
-				Config: pc + vllm(name, "image=vllm/vllm-openai:v0.11.1", "replicas=3", "top=force_conflicts = true"),
+				Config: pc + vllm(name, with(base, "image=vllm/vllm-openai:v0.11.1", "replicas=3", "top=force_conflicts = true")...),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("startup_policy"), knownvalue.StringExact("LeaderCreated")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("leader_worker_template").AtMapKey("size"), knownvalue.Int64Exact(4)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("leader_worker_template").AtMapKey("size"), knownvalue.Int64Exact(2)),
 				},
 			},
 			{ // deleted out of band: re-created
@@ -206,72 +220,39 @@ func TestAccLeaderWorkerSet_lifecycle(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config: pc + vllm(name, "image=vllm/vllm-openai:v0.11.1", "replicas=3"),
+				Config: pc + vllm(name, with(base, "image=vllm/vllm-openai:v0.11.1", "replicas=3")...),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
 				}},
 			},
-			{ // an immutable field plans a replacement instead of failing at apply
-				Config: pc + vllm(name, "image=vllm/vllm-openai:v0.11.1", "replicas=3", `extra_spec=group_identity = "Hash"`),
+			{ // a field the webhook makes immutable plans a replacement instead of failing at apply
+				Config: pc + vllm(name, with(base, "image=vllm/vllm-openai:v0.11.1", "replicas=3", "lwt=sub_group_policy = { sub_group_size = 2 }")...),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 				}},
 			},
+			{Config: pc + vllm(name, with(base, "image=vllm/vllm-openai:v0.11.1", "replicas=3", "lwt=sub_group_policy = { sub_group_size = 2 }")...), PlanOnly: true},
 		},
 	})
 }
 
-// setStatus plays the LWS controller: it writes the status through the status subresource.
-func setStatus(c dynamic.ResourceInterface, name string, ready int64, available bool) error {
-	u, err := c.Get(context.Background(), name, metav1.GetOptions{})
-	if err != nil {
-		return err
-	}
-	cond := "False"
-	if available {
-		cond = "True"
-	}
-	replicas, _, _ := unstructured.NestedInt64(u.Object, "spec", "replicas")
-	status := map[string]any{
-		"observedGeneration": u.GetGeneration(),
-		"replicas":           replicas,
-		"readyReplicas":      ready,
-		"updatedReplicas":    replicas,
-		"hpaPodSelector":     "leaderworkerset.sigs.k8s.io/name=" + name + ",leaderworkerset.sigs.k8s.io/worker-index=0",
-		"conditions": []any{map[string]any{
-			"type": "Available", "status": cond, "reason": "AllGroupsReady", "message": "All replicas are ready",
-			"lastTransitionTime": time.Now().UTC().Format(time.RFC3339),
-		}},
-	}
-	u.Object["status"] = status
-	_, err = c.UpdateStatus(context.Background(), u, metav1.UpdateOptions{})
-	return err
-}
-
-func TestAccLeaderWorkerSet_waitsForRollout(t *testing.T) {
-	name := "acc-vllm-wait"
-	c := lwsClient(t)
+// TestAccLeaderWorkerSet_newerFieldOnReleasedCRD: a field the released CRD does not declare
+// fails the apply on that attribute, naming the API that has it, instead of the server's
+// "field not declared in schema".
+func TestAccLeaderWorkerSet_newerFieldOnReleasedCRD(t *testing.T) {
+	name := "acc-vllm-newer"
+	lwsClient(t)
 	pc := acctest.ProviderConfig(t)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: pc + vllm(name, "top=wait_for_rollout = true"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status").AtMapKey("ready_replicas"), knownvalue.Int64Exact(2)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status").AtMapKey("conditions").AtSliceIndex(0).AtMapKey("status"), knownvalue.StringExact("True")),
-				},
+				Config:      pc + vllm(name, with(smallGPU, "size=2", `extra_spec=group_identity = "Hash"`)...),
+				ExpectError: regexp.MustCompile(`(?s)spec\.group_identity.*groupIdentity.*(not declare|newer)`),
 			},
-			{ // an update whose groups never become ready times out with the counts and conditions
-				PreConfig: func() {
-					stuck.Store(name, true)
-					if err := setStatus(c, name, 1, false); err != nil {
-						t.Fatal(err)
-					}
-					createGroupPods(t, name, "0", 2) // group 0: 2 of 4 pods exist, none ready; group 1: none
-				},
-				Config:      pc + vllm(name, "top=wait_for_rollout = true\ntimeouts = { update = \"3s\" }", "image=vllm/vllm-openai:v0.11.1"),
-				ExpectError: regexp.MustCompile(`(?s)timed out waiting for the rollout.*groups ready.*Available=False.*group 0: 0/4 pods ready \(2 exist\).*group 1: no pods yet`),
+			{
+				Config:      pc + vllm(name, with(smallGPU, "size=2", "lwt=max_group_restarts = 3")...),
+				ExpectError: regexp.MustCompile(`(?s)spec\.leader_worker_template\.max_group_restarts.*maxGroupRestarts.*(not declare|newer)`),
 			},
 		},
 	})
@@ -281,13 +262,14 @@ func TestAccLeaderWorkerSet_autoscaledReplicas(t *testing.T) {
 	name := "acc-vllm-hpa"
 	c := lwsClient(t)
 	pc := acctest.ProviderConfig(t)
-	cfg := func() string {
-		return strings.Replace(vllm(name, "top=manage_replicas = false"), "replicas = 2\n", "", 1)
+	cfg := func(image string) string {
+		return strings.Replace(vllm(name, with(smallGPU, "size=2", "top=manage_replicas = false", "image="+image)...), "replicas = 2\n", "", 1)
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             controllerCleanedUp(t, name),
 		Steps: []resource.TestStep{
-			{Config: pc + cfg()},
+			{Config: pc + cfg("vllm/vllm-openai:v0.11.0")},
 			{ // the autoscaler scales through the scale subresource: no drift, no reset
 				PreConfig: func() {
 					patch := []byte(`{"spec":{"replicas":5}}`)
@@ -295,11 +277,15 @@ func TestAccLeaderWorkerSet_autoscaledReplicas(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config:   pc + cfg(),
+				Config:   pc + cfg("vllm/vllm-openai:v0.11.0"),
 				PlanOnly: true,
 			},
-			{ // an unrelated update keeps the autoscaler's replicas
-				Config: pc + strings.ReplaceAll(cfg(), "vllm/vllm-openai:v0.11.0", "vllm/vllm-openai:v0.11.1"),
+			{ // an unrelated update keeps the autoscaler's replicas, and waits for all 5 groups
+				Config: pc + cfg("vllm/vllm-openai:v0.11.1"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("replicas"), knownvalue.Int64Exact(5)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status").AtMapKey("ready_replicas"), knownvalue.Int64Exact(5)),
+				},
 				Check: resource.ComposeTestCheckFunc(func(*terraform.State) error {
 					u, err := c.Get(context.Background(), name, metav1.GetOptions{})
 					if err != nil {
@@ -309,31 +295,9 @@ func TestAccLeaderWorkerSet_autoscaledReplicas(t *testing.T) {
 						return fmt.Errorf("replicas = %d, want 5 (the autoscaler's value)", r)
 					}
 					return nil
-				}),
+				}, podImages(t, name, "vllm/vllm-openai:v0.11.1", 10)),
 			},
+			{Config: pc + cfg("vllm/vllm-openai:v0.11.1"), PlanOnly: true},
 		},
 	})
-}
-
-// createGroupPods creates pods as the LWS controller would for one group, without a scheduler
-// they stay pending (not ready).
-func createGroupPods(t *testing.T, lws, group string, n int) {
-	t.Helper()
-	cs := acctest.Cluster(t).Clientset()
-	ctx := context.Background()
-	// The ServiceAccount admission plugin needs the namespace's default account; no
-	// controller-manager runs here to create it.
-	_, _ = cs.CoreV1().ServiceAccounts("default").Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default"}}, metav1.CreateOptions{})
-	for i := 0; i < n; i++ {
-		pod := &corev1.Pod{
-			ObjectMeta: metav1.ObjectMeta{
-				Name:   fmt.Sprintf("%s-%s-%d", lws, group, i),
-				Labels: map[string]string{"leaderworkerset.sigs.k8s.io/name": lws, "leaderworkerset.sigs.k8s.io/group-index": group},
-			},
-			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "vllm/vllm-openai:v0.11.0"}}},
-		}
-		if _, err := cs.CoreV1().Pods("default").Create(ctx, pod, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
