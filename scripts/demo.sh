@@ -3,17 +3,25 @@
 # Kubernetes API server, show what was created, and destroy it again.
 #
 #   1. build the provider binary;
-#   2. make sure etcd + kube-apiserver are built (tools/testcluster/ensure.sh;
-#      about 6 minutes the first time on 2 cores, cached afterwards);
-#   3. start kubeinfer-testcluster in the background (etcd + kube-apiserver
-#      with the LeaderWorkerSet CRD installed) and wait for it;
+#   2. make sure the test cluster's components are built
+#      (tools/testcluster/ensure.sh: etcd, kube-apiserver,
+#      kube-controller-manager, kube-scheduler, KWOK and the released
+#      LeaderWorkerSet v0.9.0 controller; about 15 minutes the first time on
+#      2 cores, cached afterwards);
+#   3. start kubeinfer-testcluster in the background (the "released" profile:
+#      the released LWS CRD, controller and webhooks, a scheduler, 8 simulated
+#      GPU nodes in two zones) and wait for it;
 #   4. write a Terraform CLI configuration whose dev_overrides point at the
 #      binary of step 1, so nothing is downloaded and `terraform init` is not
 #      needed (Terraform prints a warning about dev_overrides: expected);
 #   5. terraform apply in a temporary copy of examples/inference-cluster/,
-#      with the provider configured only by KUBE_CONFIG_PATH;
-#   6. kubectl get the created objects; terraform plan again (must be empty);
-#   7. terraform destroy and stop the cluster.
+#      with the provider configured only by KUBE_CONFIG_PATH: the LWS
+#      controller creates the groups, the scheduler places their pods on the
+#      GPU nodes, and the apply returns once every group is Ready;
+#   6. show the pods per group, node and zone, and the created objects;
+#      terraform plan again (must be empty);
+#   7. terraform destroy (waits until the controller removed every pod) and
+#      stop the cluster.
 #
 # Environment:
 #   DEMO_KEEP=1          keep the cluster and the Terraform folder afterwards
@@ -86,19 +94,19 @@ go build -o "$work/providers/terraform-provider-kubeinfer" .
 go build -o "$work/kubeinfer-testcluster" ./internal/acctest/cmd/kubeinfer-testcluster
 phase "building the provider"
 
-say "Making sure etcd and kube-apiserver are built (the first run builds them: several minutes)"
+say "Making sure the test cluster's components are built (the first run builds them: about 15 minutes)"
 KUBEINFER_TEST_ASSETS=$(tools/testcluster/ensure.sh)
 export KUBEINFER_TEST_ASSETS
 echo "    $KUBEINFER_TEST_ASSETS"
 phase "cluster binaries"
 
-say "Starting a local Kubernetes API server"
+say "Starting a local cluster (released LeaderWorkerSet v0.9.0, scheduler, simulated GPU nodes)"
 kubeconfig=$work/kubeconfig
 ready=$work/cluster.ready
 # setsid: the cluster survives `make` exiting when DEMO_KEEP=1, and Ctrl-C in
 # the terminal reaches only this script, whose trap stops the cluster.
 setsid "$work/kubeinfer-testcluster" -kubeconfig "$kubeconfig" -ready-file "$ready" \
-	-crds "$root/internal/acctest/testdata/crds" >"$work/cluster.log" 2>&1 </dev/null &
+	>"$work/cluster.log" 2>&1 </dev/null &
 cluster_pid=$!
 for ((i = 0; i < 240; i++)); do
 	[[ -f $ready ]] && break
@@ -126,8 +134,6 @@ provider_installation {
 EOF
 export TF_CLI_CONFIG_FILE=$work/terraformrc
 export KUBE_CONFIG_PATH=$kubeconfig
-# The demo API server runs no controllers: no LeaderWorkerSet group ever becomes ready.
-export TF_VAR_wait_for_rollout=false
 
 mkdir -p "$work/tf"
 cp -R "$example/." "$work/tf/"
@@ -138,6 +144,23 @@ say "terraform apply (examples/inference-cluster)"
 applied=1
 "$TERRAFORM" apply -auto-approve -input=false
 phase "terraform apply"
+
+if [[ $have_kubectl == 1 ]]; then
+	say "Pods per group, node and zone (placed by kube-scheduler on the simulated GPU nodes)"
+	k() { "$KUBECTL" --kubeconfig "$kubeconfig" "$@"; }
+	declare -A zone_of=()
+	while read -r node zone; do zone_of[$node]=$zone; done < <(k get nodes --no-headers \
+		-o custom-columns='N:.metadata.name,Z:.metadata.labels.topology\.kubernetes\.io/zone')
+	printf '    %-22s %-6s %-7s %-12s %-7s %s\n' POD GROUP WORKER NODE ZONE READY
+	while read -r pod group worker node ready; do
+		printf '    %-22s %-6s %-7s %-12s %-7s %s\n' "$pod" "$group" "$worker" "$node" "${zone_of[$node]:-?}" "$ready"
+	done < <(k get pods -A --no-headers -l leaderworkerset.sigs.k8s.io/name \
+		-o custom-columns='P:.metadata.name,G:.metadata.labels.leaderworkerset\.sigs\.k8s\.io/group-index,W:.metadata.labels.leaderworkerset\.sigs\.k8s\.io/worker-index,N:.spec.nodeName,R:.status.conditions[?(@.type=="Ready")].status' |
+		sort -k2,2n -k3,3n)
+	say "LeaderWorkerSets (status from the LWS controller)"
+	k get leaderworkersets -A -o wide
+	phase "pods per group and zone"
+fi
 
 # Kinds to show: those whose resource type the example uses.
 kinds=()
@@ -150,10 +173,8 @@ if ((${#kinds[@]} > 0)); then
 		echo "${kinds[*]}"
 	)
 	if [[ $have_kubectl == 1 ]]; then
-		say "kubectl get $list -l $selector -o yaml"
-		"$KUBECTL" --kubeconfig "$kubeconfig" get "$list" -A -l "$selector" -o yaml
-		say "kubectl get $list (all objects, including the ones the API server creates itself)"
-		"$KUBECTL" --kubeconfig "$kubeconfig" get "$list" -A
+		say "kubectl get $list -l $selector (what the example created)"
+		"$KUBECTL" --kubeconfig "$kubeconfig" get "$list" -A -l "$selector"
 	else
 		echo "demo: kubectl is not on PATH; skipping the listing" >&2
 	fi

@@ -135,8 +135,10 @@ resource "kubeinfer_flow_schema" "inference_controllers" {
 # cluster. Here: Llama 3.1 405B with tensor parallelism 8 (GPUs per node) and
 # pipeline parallelism 2 (nodes per group), two groups.
 #
-# The cluster needs the LeaderWorkerSet CRD and controller
-# (https://lws.sigs.k8s.io/docs/installation/); the demo cluster has the CRD.
+# The cluster needs the LeaderWorkerSet CRD, controller and webhooks
+# (https://lws.sigs.k8s.io/docs/installation/; any release up to v0.9.0 works:
+# this configuration sets no field newer than the released API). `make demo`
+# runs the released LWS v0.9.0, a scheduler and simulated GPU nodes.
 
 variable "namespace" {
   description = "Namespace of the model server."
@@ -145,7 +147,7 @@ variable "namespace" {
 }
 
 variable "wait_for_rollout" {
-  description = "Wait until every group is ready. `make demo` sets false: its API server runs no controllers, so no pod ever starts."
+  description = "Wait until every group is ready (all pods scheduled and Ready) before the apply returns."
   type        = bool
   default     = true
 }
@@ -208,7 +210,7 @@ resource "kubeinfer_leaderworkerset" "vllm" {
       restart_policy = "RecreateGroupOnPodRestart"
 
       leader_template = {
-        metadata = { labels = { role = "leader" } }
+        metadata = { labels = { "app.kubernetes.io/name" = "vllm", role = "leader" } }
         spec = {
           containers = [{
             name  = "vllm-leader"
@@ -233,18 +235,19 @@ resource "kubeinfer_leaderworkerset" "vllm" {
           volumes = [local.shm_volume]
 
           # Spread the groups' leaders over zones, so one zone outage leaves
-          # the other group serving. ScheduleAnyway: prefer, don't block.
+          # the other group serving. DoNotSchedule: a leader waits rather than
+          # join a zone that already has more leaders than the others.
           topology_spread_constraints = [{
             max_skew           = 1
             topology_key       = "topology.kubernetes.io/zone"
-            when_unsatisfiable = "ScheduleAnyway"
+            when_unsatisfiable = "DoNotSchedule"
             label_selector     = { match_labels = { "app.kubernetes.io/name" = "vllm", role = "leader" } }
           }]
         }
       }
 
       worker_template = {
-        metadata = { labels = { role = "worker" } }
+        metadata = { labels = { "app.kubernetes.io/name" = "vllm", role = "worker" } }
         spec = {
           containers = [{
             name  = "vllm-worker"

@@ -223,7 +223,10 @@ func notReadyGroups(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 	if err != nil {
 		return ""
 	}
-	type count struct{ pods, ready int }
+	type count struct {
+		pods, ready int
+		unschedulable string // the scheduler's reason for the first pod it cannot place
+	}
 	groups := map[string]*count{}
 	for i := range pods.Items {
 		p := &pods.Items[i]
@@ -240,6 +243,12 @@ func notReadyGroups(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 			if cond["type"] == "Ready" && cond["status"] == "True" {
 				c.ready++
 			}
+			// kube-scheduler records why it cannot place a pod in its PodScheduled
+			// condition (reason Unschedulable), e.g. "0/10 nodes are available: ...".
+			if cond["type"] == "PodScheduled" && cond["status"] == "False" && c.unschedulable == "" {
+				msg, _ := cond["message"].(string)
+				c.unschedulable = fmt.Sprintf("pod %s not scheduled: %s", p.GetName(), msg)
+			}
 		}
 	}
 	var lines []string
@@ -251,7 +260,11 @@ func notReadyGroups(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 			continue
 		}
 		if c.ready < int(size) {
-			lines = append(lines, fmt.Sprintf("  group %s: %d/%d pods ready (%d exist)", g, c.ready, size, c.pods))
+			line := fmt.Sprintf("  group %s: %d/%d pods ready (%d exist)", g, c.ready, size, c.pods)
+			if c.unschedulable != "" {
+				line += "; " + c.unschedulable
+			}
+			lines = append(lines, line)
 		}
 	}
 	if len(lines) == 0 {
