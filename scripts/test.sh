@@ -4,8 +4,11 @@
 # run one or two. With no argument, all phases run in this order:
 #
 #   terraform      the Terraform CLI is on PATH (fails clearly otherwise)
-#   assets         etcd + kube-apiserver built and cached (tools/testcluster/ensure.sh)
-#   go             unit + acceptance tests, TF_ACC=1, on real API servers
+#   assets         the test cluster's components built and cached
+#                  (tools/testcluster/ensure.sh: etcd, kube-apiserver,
+#                  kube-controller-manager, kube-scheduler, KWOK, the released
+#                  LeaderWorkerSet v0.9.0 controller-manager)
+#   go             unit + acceptance tests, TF_ACC=1, on real test clusters
 #                  (go test -p 2: at most two packages run a cluster at once)
 #   docs           docs/ matches what tfplugindocs generates now
 #   examples       terraform fmt -check and terraform validate of every example folder
@@ -59,7 +62,7 @@ phase_terraform() {
 phase_assets() {
 	KUBEINFER_TEST_ASSETS=$(tools/testcluster/ensure.sh) || return 1
 	export KUBEINFER_TEST_ASSETS
-	echo "cluster binaries: $KUBEINFER_TEST_ASSETS"
+	echo "test cluster components: $KUBEINFER_TEST_ASSETS"
 }
 
 ensure_assets() {
