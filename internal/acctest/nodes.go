@@ -3,6 +3,7 @@ package acctest
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -20,7 +21,9 @@ const (
 	// GPUResource is the extended resource of the GPU nodes.
 	GPUResource = "nvidia.com/gpu"
 	// GPUTaintKey taints the GPU nodes (NoSchedule), as GPU node pools usually
-	// are: only pods that tolerate it run there.
+	// are: only pods that tolerate it run there. It is the resource's name, so
+	// the API server's ExtendedResourceToleration admission plugin adds the
+	// toleration to every pod that requests GPUs, as on managed GPU clusters.
 	GPUTaintKey = "nvidia.com/gpu"
 	// ZoneLabel is the well-known zone label the nodes are spread over.
 	ZoneLabel = "topology.kubernetes.io/zone"
@@ -123,6 +126,13 @@ func (c *TestCluster) nodesReady(ctx context.Context) (bool, error) {
 		}
 		if !ready {
 			return false, fmt.Errorf("node %s is not Ready", n.Name)
+		}
+		// kube-controller-manager's node lifecycle controller taints a node
+		// node.kubernetes.io/not-ready until it sees the node Ready.
+		for _, taint := range n.Spec.Taints {
+			if strings.HasPrefix(taint.Key, "node.kubernetes.io/") {
+				return false, fmt.Errorf("node %s still has the %s taint", n.Name, taint.Key)
+			}
 		}
 	}
 	return true, nil
