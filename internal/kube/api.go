@@ -57,7 +57,11 @@ func apiErrorDetail(err error) string {
 // deleteAndWait deletes an object and waits until it is gone (finalizers included), watching
 // instead of polling.
 func deleteAndWait(ctx context.Context, ri dynamic.ResourceInterface, name string) error {
-	policy := metav1.DeletePropagationBackground
+	// Foreground: the object stays (with the foregroundDeletion finalizer) until the garbage
+	// collector has deleted everything it owns, so the wait below covers the controller's objects
+	// too (a LeaderWorkerSet's StatefulSets and pods): GPUs are free when destroy returns, and a
+	// replacement's pods never meet the old ones.
+	policy := metav1.DeletePropagationForeground
 	err := ri.Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: &policy})
 	if isNotFound(err) {
 		return nil

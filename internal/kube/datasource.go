@@ -7,7 +7,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
@@ -74,9 +73,9 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		resp.Diagnostics.AddError(fmt.Sprintf("Cannot read %s %q", d.kind.GVK.Kind, r.importID(meta)), apiErrorDetail(err))
 		return
 	}
-	obj := d.kind.NewObject()
 	u, _ = withoutSettingsAnnotation(u)
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj); err != nil {
+	obj, err := d.kind.FromServer(u)
+	if err != nil {
 		resp.Diagnostics.AddError("Cannot decode "+d.kind.GVK.Kind, err.Error())
 		return
 	}

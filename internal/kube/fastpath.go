@@ -365,8 +365,13 @@ func (s *fastServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.App
 	resp := &tfprotov6.ApplyResourceChangeResponse{Private: req.PlannedPrivate}
 	prior, err1 := req.PriorState.Unmarshal(f.typ)
 	planned, err2 := req.PlannedState.Unmarshal(f.typ)
-	if err1 != nil || err2 != nil {
-		resp.Diagnostics = append(resp.Diagnostics, errorDiag("Cannot decode the apply request", errors.Join(err1, err2).Error()))
+	var config tftypes.Value
+	var err3 error
+	if req.Config != nil {
+		config, err3 = req.Config.Unmarshal(f.typ)
+	}
+	if err1 != nil || err2 != nil || err3 != nil {
+		resp.Diagnostics = append(resp.Diagnostics, errorDiag("Cannot decode the apply request", errors.Join(err1, err2, err3).Error()))
 		return resp, nil
 	}
 	r := s.configured(f)
@@ -381,7 +386,7 @@ func (s *fastServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.App
 	default:
 		created := prior.IsNull()
 		state := tftypes.Value{}
-		r.apply(ctx, planned, created, &state, &diags)
+		r.apply(ctx, planned, config, created, &state, &diags)
 		if state.Type() != nil {
 			newState = state // the object exists (even if waiting failed): record it
 		}

@@ -46,8 +46,9 @@ type Kind struct {
 	BuildNode func() *k8sschema.Node
 
 	// Defaults applies the server defaults that the provider plans (visible in the plan) and
-	// sends. raw is the configuration or plan the object was decoded from, for defaults that
-	// depend on whether a field was written at all.
+	// fills in objects read from the server that lack them (FromServer); they are never sent.
+	// raw is the configuration the object was decoded from, for defaults that depend on whether a
+	// field was written at all (null for objects read from the server).
 	Defaults func(obj runtime.Object, raw tftypes.Value)
 	// Validate checks the defaulted object as the server (or its webhook, or the objects created
 	// from it later) would.
@@ -59,6 +60,9 @@ type Kind struct {
 	ReplaceOn func(newObj, oldObj runtime.Object) []*field.Path
 	// ValidateUpdate reports changes the server refuses that do not force a replacement.
 	ValidateUpdate func(newObj, oldObj runtime.Object) field.ErrorList
+	// UndeclaredField explains a field the installed CRD does not declare (JSON path such as
+	// "spec.groupIdentity"): which API version adds it. Empty means no known explanation.
+	UndeclaredField func(path string) string
 	// Extras are kind-specific top-level attributes that are not part of the object.
 	Extras map[string]rschema.Attribute
 	// ExtraDefaults are the values of Extras in state after import.
@@ -79,6 +83,21 @@ type Hooks struct {
 	// AfterApply waits for the object to be ready; it returns the final object. dyn reaches
 	// other resources (e.g. to say which pods are not ready).
 	AfterApply func(ctx context.Context, dyn dynamic.Interface, ri dynamic.ResourceInterface, obj *unstructured.Unstructured, extras map[string]tftypes.Value) (*unstructured.Unstructured, error)
+}
+
+// FromServer converts an object read from the server into the kind's Go type, with the
+// defaults the provider plans filled in where the server has no value: a server whose CRD
+// predates a field (the released LeaderWorkerSet has no groupIdentity) behaves as that field's
+// default says, so the state equals the plan and nothing drifts.
+func (k *Kind) FromServer(u *unstructured.Unstructured) (runtime.Object, error) {
+	obj := k.NewObject()
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj); err != nil {
+		return nil, err
+	}
+	if k.Defaults != nil {
+		k.Defaults(obj, k8sschema.NullValue(k.Node())) // nothing to tell apart: take the object as it is
+	}
+	return obj, nil
 }
 
 // Node returns the kind's node tree, built on first use.
@@ -338,54 +357,62 @@ func (r *Resource) client(diags *diag.Diagnostics, ns string) dynamic.ResourceIn
 	return dyn.Resource(r.kind.GVR())
 }
 
-// applyBody is the server-side apply document of obj: the fields the user manages, no status.
-func (r *Resource) applyBody(obj runtime.Object, extras map[string]tftypes.Value) ([]byte, objMeta, error) {
+// applyBody is the server-side apply document: obj, decoded from the configuration, with only
+// the fields config sets (k8sschema.ConfiguredOnly), never status or planned defaults, under the
+// planned name and namespace.
+func (r *Resource) applyBody(obj runtime.Object, config tftypes.Value, meta objMeta, extras map[string]tftypes.Value) ([]byte, error) {
 	raw, err := json.Marshal(obj)
 	if err != nil {
-		return nil, objMeta{}, err
+		return nil, err
 	}
 	var body map[string]any
 	if err := json.Unmarshal(raw, &body); err != nil {
-		return nil, objMeta{}, err
+		return nil, err
 	}
-	delete(body, "status")
+	k8sschema.ConfiguredOnly(r.kind.Node(), config, body)
 	body["apiVersion"] = r.kind.GVK.GroupVersion().String()
 	body["kind"] = r.kind.GVK.Kind
-	meta, _ := body["metadata"].(map[string]any)
-	for _, k := range []string{"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields"} {
-		delete(meta, k)
+	m, _ := body["metadata"].(map[string]any)
+	if m == nil {
+		m = map[string]any{}
+		body["metadata"] = m
+	}
+	m["name"] = meta.name
+	if r.kind.Namespaced {
+		m["namespace"] = meta.namespace // planned: "default" when the configuration has none
 	}
 	if r.kind.Hooks.ApplyBody != nil {
 		r.kind.Hooks.ApplyBody(body, extras)
 	}
 	setSettingsAnnotation(body, r.encodeSettings(extras))
-	out, err := json.Marshal(body)
-	return out, metaOf(obj), err
+	return json.Marshal(body)
 }
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.apply(ctx, req.Plan.Raw, true, &resp.State.Raw, &resp.Diagnostics)
+	r.apply(ctx, req.Plan.Raw, req.Config.Raw, true, &resp.State.Raw, &resp.Diagnostics)
 }
 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.apply(ctx, req.Plan.Raw, false, &resp.State.Raw, &resp.Diagnostics)
+	r.apply(ctx, req.Plan.Raw, req.Config.Raw, false, &resp.State.Raw, &resp.Diagnostics)
 }
 
-func (r *Resource) apply(ctx context.Context, plan tftypes.Value, create bool, state *tftypes.Value, diags *diag.Diagnostics) {
+// apply server-side applies the configuration (fully known at apply time) and records the
+// object the server returns. plan gives the planned identity and the provider-only settings.
+func (r *Resource) apply(ctx context.Context, plan, config tftypes.Value, create bool, state *tftypes.Value, diags *diag.Diagnostics) {
 	node := r.kind.Node()
 	obj := r.kind.NewObject()
-	dec := k8sschema.Decode(node, plan, obj, nil)
+	dec := k8sschema.Decode(node, config, obj, nil)
 	if len(dec.Errs) > 0 {
 		diags.Append(k8sschema.Diagnostics(node, dec.Errs, nil)...)
 		return
 	}
-	// The plan already holds the planned defaults; applying them again sends the server-side
-	// rewrites too (so the result is the same with or without an admission webhook).
-	if r.kind.Defaults != nil {
-		r.kind.Defaults(obj, plan)
-	}
 	extras := objectAttrs(plan)
-	body, meta, err := r.applyBody(obj, extras)
+	meta, ok := metaFromAttrs(extras)
+	if !ok {
+		diags.AddError("Cannot apply "+r.kind.GVK.Kind, "The plan has no metadata.name.")
+		return
+	}
+	body, err := r.applyBody(obj, config, meta, extras)
 	if err != nil {
 		diags.AddError("Cannot encode the object", err.Error())
 		return
@@ -415,7 +442,12 @@ func (r *Resource) apply(ctx context.Context, plan tftypes.Value, create bool, s
 	force := boolAttr(extras[attrForceConflicts])
 	out, err := ri.Patch(ctx, meta.name, applyPatchType, body, patchOptions(r.fieldManager(), force))
 	if err != nil {
-		diags.AddError(fmt.Sprintf("Cannot apply %s %q", r.kind.GVK.Kind, r.describe(meta)), apiErrorDetail(err))
+		summary := fmt.Sprintf("Cannot apply %s %q", r.kind.GVK.Kind, r.describe(meta))
+		if undeclared := r.undeclaredFieldDiags(summary, err, body); undeclared.HasError() {
+			diags.Append(undeclared...)
+			return
+		}
+		diags.AddError(summary, apiErrorDetail(err))
 		return
 	}
 	// From here on the object exists: always record state so a re-run converges.
@@ -440,14 +472,14 @@ func (r *Resource) apply(ctx context.Context, plan tftypes.Value, create bool, s
 // stateFrom turns a server object into state, keeping prior's spelling where equal.
 func (r *Resource) stateFrom(prior tftypes.Value, u *unstructured.Unstructured, importing bool) (tftypes.Value, error) {
 	node := r.kind.Node()
-	obj := r.kind.NewObject()
 	u, annotations := withoutSettingsAnnotation(u)
 	if importing {
 		// kubectl's own record of a client-side apply is bookkeeping no configuration declares;
 		// imported into state, it would plan its removal on the first plan.
 		u, _ = withoutAnnotations(u, kubectlLastApplied)
 	}
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj); err != nil {
+	obj, err := r.kind.FromServer(u)
+	if err != nil {
 		return tftypes.Value{}, err
 	}
 	fresh := k8sschema.Encode(node, obj)

@@ -27,8 +27,9 @@ const description = "A LeaderWorkerSet (`leaderworkerset.x-k8s.io/v1`): the mult
 	"applies to the StatefulSets and Pods the controller creates from the templates (topology spread constraints, " +
 	"containers, images, ports, resources, env, volumes and mounts, probes, tolerations, DNS, names) fails at " +
 	"`terraform plan` with the attribute path, instead of an apply that succeeds while groups never come up.\n\n" +
-	"The webhook's and the CRD's defaults are planned by the provider and sent explicitly, so the result is the same " +
-	"with or without the webhook. By default create and update wait until the rollout is done; see `wait_for_rollout`."
+	"The webhook's and the CRD's defaults are planned by the provider, so the plan shows them, but never sent: the " +
+	"apply carries exactly what the configuration sets, and the server and the LWS webhook default the rest. By " +
+	"default create and update wait until the rollout is done; see `wait_for_rollout`."
 
 // Names of the LeaderWorkerSet-specific top-level attributes.
 const (
@@ -38,16 +39,17 @@ const (
 
 // Kind is the LeaderWorkerSet kind served by the generic resource.
 var Kind = &kube.Kind{
-	TypeName:    "leaderworkerset",
-	GVK:         lwsv1.GroupVersion.WithKind("LeaderWorkerSet"),
-	Resource:    "leaderworkersets",
-	Namespaced:  true,
-	NewObject:   func() runtime.Object { return &lwsv1.LeaderWorkerSet{} },
-	Description: description,
-	BuildNode:   node,
-	Defaults:    defaults,
-	Validate:    func(obj runtime.Object) field.ErrorList { return ValidateAll(kube.As[*lwsv1.LeaderWorkerSet](obj)) },
-	CheckConfig: checkConfig,
+	TypeName:        "leaderworkerset",
+	GVK:             lwsv1.GroupVersion.WithKind("LeaderWorkerSet"),
+	Resource:        "leaderworkersets",
+	Namespaced:      true,
+	NewObject:       func() runtime.Object { return &lwsv1.LeaderWorkerSet{} },
+	Description:     description + compatibilityTable(),
+	UndeclaredField: undeclaredField,
+	BuildNode:       node,
+	Defaults:        defaults,
+	Validate:        func(obj runtime.Object) field.ErrorList { return ValidateAll(kube.As[*lwsv1.LeaderWorkerSet](obj)) },
+	CheckConfig:     checkConfig,
 	ReplaceOn: func(newObj, oldObj runtime.Object) []*field.Path {
 		return RequiresReplacement(kube.As[*lwsv1.LeaderWorkerSet](newObj), kube.As[*lwsv1.LeaderWorkerSet](oldObj))
 	},

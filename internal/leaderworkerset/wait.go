@@ -40,8 +40,16 @@ func rolloutStatus(obj *lwsv1.LeaderWorkerSet) rolloutState {
 	}
 	st := obj.Status
 	var problems []string
-	if st.ObservedGeneration < obj.Generation {
-		problems = append(problems, fmt.Sprintf("the controller has not observed generation %d yet (observed %d)", obj.Generation, st.ObservedGeneration))
+	// status.observedGeneration is reported since LWS v0.9.0; before, the conditions' own
+	// observedGeneration is the only sign of which generation the status describes.
+	observed := st.ObservedGeneration
+	if observed == 0 {
+		for _, c := range st.Conditions {
+			observed = max(observed, c.ObservedGeneration)
+		}
+	}
+	if observed != 0 && observed < obj.Generation {
+		problems = append(problems, fmt.Sprintf("the controller has not observed generation %d yet (observed %d)", obj.Generation, observed))
 	}
 	if st.UpdatedReplicas < want {
 		problems = append(problems, fmt.Sprintf("%d of %d groups updated", st.UpdatedReplicas, want))
