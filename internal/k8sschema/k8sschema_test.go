@@ -217,3 +217,26 @@ func TestMergeKeepsSemanticallyEqualValues(t *testing.T) {
 		t.Fatalf("drift lost: %+v", back)
 	}
 }
+
+// TestMergeTakesComputedFromServer: an object whose configurable part is unchanged keeps the
+// prior's spelling but gets the server's computed values (resourceVersion, status).
+func TestMergeTakesComputedFromServer(t *testing.T) {
+	root := Build(reflect.TypeOf(corev1.ConfigMap{}), Options{
+		Only:  map[string][]string{"metadata": {"name", "resourceVersion"}},
+		Modes: map[string]Mode{"metadata.resourceVersion": Computed, "immutable": Computed},
+	})
+	prior := Encode(root, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "a", ResourceVersion: "1"},
+		Data: map[string]string{"k": "v"}, Immutable: ptrTo(false)})
+	server := Encode(root, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "a", ResourceVersion: "2"},
+		Data: map[string]string{"k": "v"}, Immutable: ptrTo(true)})
+	got := Merge(root, prior, server)
+	if !got.Equal(server) {
+		diff, _ := got.Diff(server)
+		t.Fatalf("merge kept stale computed values: %v", diff)
+	}
+	if same := Merge(root, prior, prior); !same.Equal(prior) {
+		t.Fatalf("merge of equal values changed them")
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }

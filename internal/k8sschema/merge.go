@@ -22,7 +22,7 @@ func mergeNode(n *Node, prior, server tftypes.Value) tftypes.Value {
 		return server
 	}
 	if prior.IsFullyKnown() && SemanticEqual(n, prior, server) {
-		return prior
+		return withComputed(n, prior, server)
 	}
 	if prior.IsNull() {
 		if n.KeysFromPrior {
@@ -88,6 +88,38 @@ func mergeNode(n *Node, prior, server tftypes.Value) tftypes.Value {
 	default:
 		return server
 	}
+}
+
+// withComputed returns prior with the Computed attributes of object node n (and of its object
+// fields) taken from server. SemanticEqual ignores them, but the server owns them: without this a
+// refresh that finds the spec unchanged would keep a stale status and resourceVersion.
+func withComputed(n *Node, prior, server tftypes.Value) tftypes.Value {
+	if n.Kind != KindObject || prior.IsNull() || server.IsNull() {
+		return prior
+	}
+	var pa, sa map[string]tftypes.Value
+	_ = prior.As(&pa)
+	_ = server.As(&sa)
+	var out map[string]tftypes.Value
+	for _, f := range n.Fields {
+		var v tftypes.Value
+		switch {
+		case f.Mode == Computed:
+			v = sa[f.TFName]
+		case f.Kind == KindObject:
+			v = withComputed(f, pa[f.TFName], sa[f.TFName])
+		default:
+			continue
+		}
+		if !v.Equal(pa[f.TFName]) {
+			out = copyOnWrite(out, pa)
+			out[f.TFName] = v
+		}
+	}
+	if out == nil {
+		return prior
+	}
+	return tftypes.NewValue(prior.Type(), out)
 }
 
 // onlyZeroFields reports whether object value v holds nothing but unset or zero fields.
