@@ -16,13 +16,13 @@ func ConfiguredOnly(n *Node, config tftypes.Value, body map[string]any) {
 	if config.As(&attrs) != nil {
 		return
 	}
-	for _, f := range n.Fields {
-		v, ok := attrs[f.TFName]
-		if !ok || v.IsNull() {
-			delete(body, f.JSONName)
+	for k := range body {
+		f := n.FieldJSON(k)
+		if f == nil || attrs[f.TFName].IsNull() { // no attribute (a Go field the schema leaves out), or unset
+			delete(body, k)
 			continue
 		}
-		configuredChild(f, v, body[f.JSONName])
+		configuredChild(f, attrs[f.TFName], body[k])
 	}
 }
 
@@ -51,8 +51,12 @@ func configuredChild(n *Node, v tftypes.Value, sent any) {
 		if !ok || v.As(&elems) != nil {
 			return
 		}
-		for k, e := range elems {
-			configuredChild(n.Elem, e, m[k])
+		for k := range m {
+			if elems[k].IsNull() {
+				delete(m, k)
+				continue
+			}
+			configuredChild(n.Elem, elems[k], m[k])
 		}
 	}
 }

@@ -240,3 +240,54 @@ func TestMergeTakesComputedFromServer(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// TestConfiguredOnly: the apply body keeps exactly the configured fields: not the zero values
+// Go marshals for unset non-pointer structs and int-or-strings, not fields without an attribute,
+// not null map entries; explicit values (a 0 written by the user) stay.
+func TestConfiguredOnly(t *testing.T) {
+	root := Build(reflect.TypeOf(corev1.Pod{}), Options{
+		Only: map[string][]string{"metadata": {"name", "labels"}},
+		Skip: []string{"spec.containers.resources", "status"},
+	})
+	configObj := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "p", Labels: map[string]string{"a": "x"}},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "i",
+			ReadinessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/health"}}},
+			Ports:          []corev1.ContainerPort{{ContainerPort: 8000}}}},
+			Priority: new(int32)},
+	}
+	config := Encode(root, configObj)
+	// A null map entry in the configuration.
+	var attrs, meta map[string]tftypes.Value
+	_ = config.As(&attrs)
+	_ = attrs["metadata"].As(&meta)
+	meta["labels"] = tftypes.NewValue(meta["labels"].Type(), map[string]tftypes.Value{
+		"a": tftypes.NewValue(tftypes.String, "x"), "b": tftypes.NewValue(tftypes.String, nil)})
+	attrs["metadata"] = tftypes.NewValue(attrs["metadata"].Type(), meta)
+	config = tftypes.NewValue(config.Type(), attrs)
+	// Encode writes a zero int-or-string as "0"; the configuration leaves the port unset.
+	config, _ = tftypes.Transform(config, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if steps := p.Steps(); len(steps) > 0 && steps[len(steps)-1] == tftypes.AttributeName("port") {
+			return tftypes.NewValue(v.Type(), nil), nil
+		}
+		return v, nil
+	})
+
+	var obj corev1.Pod
+	if d := Decode(root, config, &obj, nil); len(d.Errs) > 0 {
+		t.Fatal(d.Errs)
+	}
+	raw, _ := json.Marshal(&obj)
+	var body map[string]any
+	_ = json.Unmarshal(raw, &body)
+	ConfiguredOnly(root, config, body)
+	var want map[string]any
+	_ = json.Unmarshal([]byte(`{
+	  "metadata": {"name": "p", "labels": {"a": "x"}},
+	  "spec": {"priority": 0, "containers": [{"name": "c", "image": "i",
+	    "readinessProbe": {"httpGet": {"path": "/health"}}, "ports": [{"containerPort": 8000}]}]}
+	}`), &want)
+	if diff := cmp.Diff(want, body); diff != "" {
+		t.Fatalf("body (-want +got):\n%s", diff)
+	}
+}
