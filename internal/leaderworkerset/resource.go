@@ -177,8 +177,18 @@ func buildNode() *k8sschema.Node {
 
 // defaults applies the CRD and webhook defaults. A partial rolling update configuration gets
 // the CRD defaults of the fields left out, which the Go type cannot tell from an explicit 0.
+// An object read from the server (raw null) only gets what it lacks: a restartPolicy "Default"
+// the server stored (no webhook rewrote it) stays as the server has it.
 func defaults(obj runtime.Object, raw tftypes.Value) {
 	lws := kube.As[*lwsv1.LeaderWorkerSet](obj)
+	if raw.IsNull() {
+		stored := lws.Spec.LeaderWorkerTemplate.RestartPolicy
+		defer func() {
+			if stored != "" {
+				lws.Spec.LeaderWorkerTemplate.RestartPolicy = stored
+			}
+		}()
+	}
 	if lws.Namespace == "" {
 		lws.Namespace = "default"
 	}
