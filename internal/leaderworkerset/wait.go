@@ -232,7 +232,7 @@ func notReadyGroups(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 		return ""
 	}
 	type count struct {
-		pods, ready int
+		pods, ready   int
 		unschedulable string // the scheduler's reason for the first pod it cannot place
 	}
 	groups := map[string]*count{}
