@@ -46,7 +46,7 @@ func (r *Resource) undeclaredFieldDiags(summary string, err error, body []byte) 
 		ap, ok := k8sschema.AttributePath(node, fieldPath)
 		detail := fmt.Sprintf("The %s CRD installed in the cluster does not declare %s.\n%s\n\nThe server said: %s",
 			r.kind.GVK.Kind, fieldPath, hint, err.Error())
-		if ok {
+		if ok || len(ap.Steps()) > 0 { // an unresolved list selector: the list's attribute
 			diags.AddAttributeError(ap, summary, fmt.Sprintf("%s: %s", ap, detail))
 		} else {
 			diags.AddError(summary, detail)
@@ -139,7 +139,11 @@ func matchesSelector(elem any, sel string) bool {
 		if uq, err := strconv.Unquote(v); err == nil {
 			v = uq
 		}
-		if fmt.Sprint(m[k]) != v {
+		sent, present := m[k]
+		if !present {
+			continue // a key the configuration leaves to its default (a port's protocol "TCP")
+		}
+		if fmt.Sprint(sent) != v {
 			return false
 		}
 	}
