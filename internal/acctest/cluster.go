@@ -209,8 +209,11 @@ func Start(opts Options) (*TestCluster, error) {
 	// ServiceAccount admission plugin, since no controller creates the default
 	// service accounts). etcd runs with --unsafe-no-fsync.
 
+	if _, err := os.Stat(filepath.Join(assets, "kube-controller-manager")); err != nil {
+		return nil, fmt.Errorf("acctest: kube-controller-manager is missing from the assets folder %s (run tools/testcluster/ensure.sh)", assets)
+	}
 	if opts.Profile == ReleasedLWS {
-		for _, name := range []string{"kube-controller-manager", "kube-scheduler", "kwok", lwsControllerName} {
+		for _, name := range []string{"kube-scheduler", "kwok", lwsControllerName} {
 			if fi, err := os.Stat(filepath.Join(assets, name)); err != nil || fi.IsDir() {
 				return nil, fmt.Errorf("acctest: %s is missing from the assets folder %s (run tools/testcluster/ensure.sh)", name, assets)
 			}
@@ -242,11 +245,9 @@ func Start(opts Options) (*TestCluster, error) {
 		_ = c.Stop()
 		return nil, fmt.Errorf("acctest: %w%s", err, apiOut.report("kube-apiserver"))
 	}
-	if opts.Profile == ReleasedLWS {
-		if err := c.startReleasedLWS(assets, logw, opts.AttachOutput, 2*timeout); err != nil {
-			_ = c.Stop()
-			return nil, fmt.Errorf("acctest: starting the %s profile: %w", opts.Profile, err)
-		}
+	if err := c.startComponents(assets, logw, opts.AttachOutput, 2*timeout); err != nil {
+		_ = c.Stop()
+		return nil, fmt.Errorf("acctest: starting the %s profile: %w", opts.Profile, err)
 	}
 	return c, nil
 }

@@ -35,11 +35,13 @@ const (
 	// GPU nodes (see Nodes) on which pods are scheduled and turn Ready without
 	// containers.
 	ReleasedLWS Profile = iota
-	// NewerFields is the API server alone with the LeaderWorkerSet CRD generated
+	// NewerFields is the API server and kube-controller-manager (for the
+	// garbage collector) with the LeaderWorkerSet CRD generated
 	// from internal/apis/leaderworkerset/v1, which declares the fields that no
 	// released LWS has yet (spec.scheduling, spec.groupIdentity,
 	// spec.groupReplacementPolicy, leaderWorkerTemplate.maxGroupRestarts). No
-	// controller runs: tests that wait for a rollout report status themselves.
+	// LWS controller, scheduler or node runs: tests that wait for a rollout
+	// report status themselves.
 	NewerFields
 )
 
@@ -192,10 +194,12 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// startReleasedLWS starts, after the API server, the components of the
-// ReleasedLWS profile and waits until the nodes are Ready and the LWS webhooks
-// answer.
-func (c *TestCluster) startReleasedLWS(assets string, logw io.Writer, attach bool, timeout time.Duration) error {
+// startComponents starts, after the API server, the components of the profile:
+// kube-controller-manager in every profile (the garbage collector, which foreground
+// deletion needs, and the namespace and service account controllers), and for
+// ReleasedLWS the rest (see ReleasedLWS). It waits until the nodes are Ready and the
+// LWS webhooks answer.
+func (c *TestCluster) startComponents(assets string, logw io.Writer, attach bool, timeout time.Duration) error {
 	kc := filepath.Join(c.kubeconfigDir, "kubeconfig")
 	bin := func(name string) string { return filepath.Join(assets, name) }
 	start := func(name string, args []string, env ...string) error {
@@ -212,8 +216,8 @@ func (c *TestCluster) startReleasedLWS(assets string, logw io.Writer, attach boo
 		return err
 	}
 	// The controllers LeaderWorkerSets rely on: statefulset (the groups),
-	// garbage collector (cascading deletes), service accounts, namespaces,
-	// node lifecycle. Leader election is off: one instance per cluster.
+	// garbage collector (cascading and foreground deletes), service accounts,
+	// namespaces, node lifecycle. Leader election is off: one instance per cluster.
 	if err := start("kube-controller-manager", []string{
 		"--kubeconfig=" + kc,
 		"--authentication-kubeconfig=" + kc,
@@ -230,6 +234,9 @@ func (c *TestCluster) startReleasedLWS(assets string, logw io.Writer, attach boo
 		"--v=1",
 	}); err != nil {
 		return err
+	}
+	if c.profile != ReleasedLWS {
+		return nil
 	}
 
 	schedPort, err := freePort()

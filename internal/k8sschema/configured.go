@@ -60,3 +60,87 @@ func configuredChild(n *Node, v tftypes.Value, sent any) {
 		}
 	}
 }
+
+// Intent is what an apply sends for the object: the configuration, plus the planned value of each
+// attribute the configuration leaves null whose planned value differs from the prior state. The
+// plan shows such a change (a planned default reverting a value another actor changed, or the
+// default coming back after the user removed the attribute); the approved plan is carried out by
+// sending it. Everything else the configuration leaves null stays out of the apply. Computed
+// attributes are never sent. prior is null on create: then the intent is the configuration.
+func Intent(n *Node, config, plan, prior tftypes.Value) tftypes.Value {
+	if prior.IsNull() || !prior.IsKnown() || !plan.IsKnown() || plan.IsNull() || config.IsNull() || !config.IsKnown() {
+		return config
+	}
+	switch n.Kind {
+	case KindObject:
+		var c, p, q map[string]tftypes.Value
+		if config.As(&c) != nil || plan.As(&p) != nil || prior.As(&q) != nil {
+			return config
+		}
+		out := make(map[string]tftypes.Value, len(c))
+		changed := false
+		for k, cv := range c {
+			out[k] = cv
+			f := n.Field(k)
+			pv, okp := p[k]
+			qv, okq := q[k]
+			if f == nil || f.Mode == Computed || !okp || !okq {
+				continue
+			}
+			if cv.IsNull() {
+				if !pv.IsNull() && pv.IsKnown() && !HasUnknown(pv) && !SemanticEqual(f, pv, qv) {
+					out[k], changed = pv, true
+				}
+				continue
+			}
+			if nv := Intent(f, cv, pv, qv); !nv.Equal(cv) {
+				out[k], changed = nv, true
+			}
+		}
+		if !changed {
+			return config
+		}
+		return tftypes.NewValue(config.Type(), out)
+	case KindList:
+		var c, p, q []tftypes.Value
+		if config.As(&c) != nil || plan.As(&p) != nil || prior.As(&q) != nil || len(c) != len(p) {
+			return config
+		}
+		out := make([]tftypes.Value, len(c))
+		changed := false
+		for i := range c {
+			out[i] = c[i]
+			if i < len(q) {
+				if nv := Intent(n.Elem, c[i], p[i], q[i]); !nv.Equal(c[i]) {
+					out[i], changed = nv, true
+				}
+			}
+		}
+		if !changed {
+			return config
+		}
+		return tftypes.NewValue(config.Type(), out)
+	case KindMap:
+		var c, p, q map[string]tftypes.Value
+		if config.As(&c) != nil || plan.As(&p) != nil || prior.As(&q) != nil {
+			return config
+		}
+		out := make(map[string]tftypes.Value, len(c))
+		changed := false
+		for k, cv := range c {
+			out[k] = cv
+			pv, okp := p[k]
+			qv, okq := q[k]
+			if okp && okq {
+				if nv := Intent(n.Elem, cv, pv, qv); !nv.Equal(cv) {
+					out[k], changed = nv, true
+				}
+			}
+		}
+		if !changed {
+			return config
+		}
+		return tftypes.NewValue(config.Type(), out)
+	}
+	return config
+}

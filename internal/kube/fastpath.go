@@ -384,9 +384,8 @@ func (s *fastServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.App
 			newState = planned
 		}
 	default:
-		created := prior.IsNull()
 		state := tftypes.Value{}
-		r.apply(ctx, planned, config, created, &state, &diags)
+		r.apply(ctx, planned, config, prior, &state, &diags)
 		if state.Type() != nil {
 			newState = state // the object exists (even if waiting failed): record it
 		}

@@ -389,19 +389,23 @@ func (r *Resource) applyBody(obj runtime.Object, config tftypes.Value, meta objM
 }
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.apply(ctx, req.Plan.Raw, req.Config.Raw, true, &resp.State.Raw, &resp.Diagnostics)
+	r.apply(ctx, req.Plan.Raw, req.Config.Raw, tftypes.NewValue(req.Plan.Raw.Type(), nil), &resp.State.Raw, &resp.Diagnostics)
 }
 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.apply(ctx, req.Plan.Raw, req.Config.Raw, false, &resp.State.Raw, &resp.Diagnostics)
+	r.apply(ctx, req.Plan.Raw, req.Config.Raw, req.State.Raw, &resp.State.Raw, &resp.Diagnostics)
 }
 
 // apply server-side applies the configuration (fully known at apply time) and records the
-// object the server returns. plan gives the planned identity and the provider-only settings.
-func (r *Resource) apply(ctx context.Context, plan, config tftypes.Value, create bool, state *tftypes.Value, diags *diag.Diagnostics) {
+// object the server returns. plan gives the planned identity and the provider-only settings;
+// prior (null on create) tells which planned values of unset attributes change the object
+// (k8sschema.Intent).
+func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value, state *tftypes.Value, diags *diag.Diagnostics) {
 	node := r.kind.Node()
+	create := prior.IsNull()
+	intent := k8sschema.Intent(node, config, plan, prior)
 	obj := r.kind.NewObject()
-	dec := k8sschema.Decode(node, config, obj, nil)
+	dec := k8sschema.Decode(node, intent, obj, nil)
 	if len(dec.Errs) > 0 {
 		diags.Append(k8sschema.Diagnostics(node, dec.Errs, nil)...)
 		return
@@ -412,7 +416,7 @@ func (r *Resource) apply(ctx context.Context, plan, config tftypes.Value, create
 		diags.AddError("Cannot apply "+r.kind.GVK.Kind, "The plan has no metadata.name.")
 		return
 	}
-	body, err := r.applyBody(obj, config, meta, extras)
+	body, err := r.applyBody(obj, intent, meta, extras)
 	if err != nil {
 		diags.AddError("Cannot encode the object", err.Error())
 		return

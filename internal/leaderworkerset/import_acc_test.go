@@ -10,14 +10,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/utils/ptr"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
-	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 )
 
 // An object created with `kubectl apply` carries kubectl's last-applied-configuration
@@ -27,29 +23,29 @@ func TestAccLeaderWorkerSet_importKubectlApplied(t *testing.T) {
 	const name = "acc-kubectl-applied"
 	c := lwsClient(t)
 	create := func() {
-		obj := &lwsv1.LeaderWorkerSet{
-			TypeMeta:   metav1.TypeMeta{APIVersion: "leaderworkerset.x-k8s.io/v1", Kind: "LeaderWorkerSet"},
-			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"app": "vllm"}},
-			Spec: lwsv1.LeaderWorkerSetSpec{
-				Replicas: ptr.To[int32](1),
-				LeaderWorkerTemplate: lwsv1.LeaderWorkerTemplate{
-					Size: ptr.To[int32](2),
-					WorkerTemplate: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
-						Containers: []corev1.Container{{Name: "vllm", Image: "vllm/vllm-openai:v0.11.0"}},
+		// As `kubectl apply -f` of this manifest would: only the written fields, with kubectl's
+		// record of them; the LWS webhook defaults the rest.
+		manifest := map[string]any{
+			"apiVersion": "leaderworkerset.x-k8s.io/v1",
+			"kind":       "LeaderWorkerSet",
+			"metadata":   map[string]any{"name": name, "namespace": "default", "labels": map[string]any{"app": "vllm"}},
+			"spec": map[string]any{
+				"replicas": int64(1),
+				"leaderWorkerTemplate": map[string]any{
+					"size": int64(2),
+					"workerTemplate": map[string]any{"spec": map[string]any{
+						"containers": []any{map[string]any{"name": "vllm", "image": "vllm/vllm-openai:v0.11.0"}},
 					}},
 				},
 			},
 		}
-		lastApplied, err := json.Marshal(obj)
+		lastApplied, err := json.Marshal(manifest)
 		if err != nil {
 			t.Fatal(err)
 		}
-		obj.Annotations = map[string]string{"kubectl.kubernetes.io/last-applied-configuration": string(lastApplied)}
-		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := c.Create(context.Background(), &unstructured.Unstructured{Object: u}, metav1.CreateOptions{FieldManager: "kubectl-client-side-apply"}); err != nil {
+		u := &unstructured.Unstructured{Object: manifest}
+		u.SetAnnotations(map[string]string{"kubectl.kubernetes.io/last-applied-configuration": string(lastApplied)})
+		if _, err := c.Create(context.Background(), u, metav1.CreateOptions{FieldManager: "kubectl-client-side-apply"}); err != nil {
 			t.Fatal(err)
 		}
 	}

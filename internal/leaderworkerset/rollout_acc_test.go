@@ -149,7 +149,18 @@ func watchGroups(t *testing.T, name string, size int) *groupWatch {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	g := &groupWatch{size: size, pods: map[string]*corev1.Pod{}, minReadyGroups: 1 << 30}
-	w, err := acctest.Cluster(t).Clientset().CoreV1().Pods("default").Watch(ctx, metav1.ListOptions{LabelSelector: labelName + "=" + name})
+	pods := acctest.Cluster(t).Clientset().CoreV1().Pods("default")
+	// The state before the rollout, then every change from there.
+	list, err := pods.List(ctx, metav1.ListOptions{LabelSelector: labelName + "=" + name})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	for i := range list.Items {
+		g.pods[list.Items[i].Name] = &list.Items[i]
+	}
+	g.record()
+	w, err := pods.Watch(ctx, metav1.ListOptions{LabelSelector: labelName + "=" + name, ResourceVersion: list.ResourceVersion})
 	if err != nil {
 		cancel()
 		t.Fatal(err)
