@@ -223,8 +223,17 @@ EOF
 	exit 0
 fi
 
-say "terraform destroy"
-"$TERRAFORM" destroy -auto-approve -input=false
+say "terraform destroy (waits until the LWS controller's StatefulSets and pods are gone)"
+# The destroy plan lists every attribute again: show the progress lines, and all of it on failure.
+if ! "$TERRAFORM" destroy -auto-approve -input=false -no-color >"$work/destroy.txt" 2>&1; then
+	cat "$work/destroy.txt"
+	die "terraform destroy failed"
+fi
+grep -E '^(kubeinfer_[a-z_]+\.[a-z_]+: (Destroying|Destruction complete)|Destroy complete)' "$work/destroy.txt" | sed 's/^/    /'
+if [[ $have_kubectl == 1 ]]; then
+	left=$("$KUBECTL" --kubeconfig "$kubeconfig" get pods,statefulsets -A -l leaderworkerset.sigs.k8s.io/name --no-headers 2>/dev/null | wc -l)
+	echo "    pods and StatefulSets of LeaderWorkerSets left: $left"
+fi
 applied=0
 phase "terraform destroy"
 
