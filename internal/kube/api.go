@@ -44,8 +44,10 @@ func apiErrorDetail(err error) string {
 	}
 	switch {
 	case apierrors.IsConflict(err) && strings.Contains(msg, "Apply failed"):
-		b.WriteString("\n\nAnother field manager owns these fields (named above). Remove them from the configuration, " +
-			"change them with that manager, or set force_conflicts = true to take ownership.")
+		// Only an apply with force_conflicts = false gets here.
+		b.WriteString("\n\nAnother field manager owns these fields (named above) and force_conflicts = false keeps them " +
+			"with it. Set force_conflicts = true (the default) to take ownership, change them with that manager, or remove " +
+			"them from the configuration.")
 	case apierrors.IsNotFound(err) && strings.Contains(msg, "the server could not find the requested resource"):
 		b.WriteString("\n\nThe API is not served by this cluster. For LeaderWorkerSet, install the LeaderWorkerSet CRD and controller first.")
 	case apierrors.IsForbidden(err):

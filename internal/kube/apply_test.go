@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path"
 	"net/http/httptest"
 	"reflect"
 	"strings"
@@ -41,6 +42,7 @@ type fakeAPI struct {
 	mu      sync.Mutex
 	objects map[string]map[string]any
 	bodies  []map[string]any
+	forces  []string // the force parameter of each apply
 	fill    func(obj map[string]any) // the server's structural defaults
 	reject  string                   // when set, every apply fails with this 500 message
 	rv      int
@@ -60,7 +62,11 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodGet:
 		obj, ok := f.objects[r.URL.Path]
 		if !ok {
-			writeStatus(w, http.StatusNotFound, metav1.StatusReasonNotFound, "not found")
+			// As kube-apiserver: a missing object's 404 names it in the details.
+			name := path.Base(r.URL.Path)
+			writeJSON(w, http.StatusNotFound, metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+				Status: metav1.StatusFailure, Code: http.StatusNotFound, Reason: metav1.StatusReasonNotFound,
+				Message: fmt.Sprintf("%q not found", name), Details: &metav1.StatusDetails{Name: name}})
 			return
 		}
 		writeJSON(w, http.StatusOK, obj)
@@ -76,6 +82,7 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		f.bodies = append(f.bodies, body)
+		f.forces = append(f.forces, r.URL.Query().Get("force"))
 		if f.reject != "" {
 			// structured-merge-diff's error reaches the client as a plain 500.
 			writeStatus(w, http.StatusInternalServerError, "", f.reject)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -240,6 +241,10 @@ func retryable(req *http.Request) bool {
 	switch req.Method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
 		return true
+	case http.MethodDelete:
+		// A DELETE sent twice is harmless: the second one finds the object gone (404), which
+		// deleteAndWait takes as success, or being deleted.
+		return true
 	case http.MethodPatch:
 		// Server-side apply is declarative and therefore idempotent; other
 		// patch types (JSON patch with "add" to a list, ...) are not.
@@ -253,7 +258,12 @@ func shouldRetry(resp *http.Response, err error) bool {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return false
 		}
-		return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
+		// Refused, reset, or cut off mid-response (a server restarting, a proxy dropping the
+		// connection): the request may not have reached the server, or its answer was lost.
+		// Retrying is safe for the idempotent requests retryable admits.
+		return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+			errors.Is(err, syscall.EPIPE) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+			errors.Is(err, net.ErrClosed) || strings.Contains(err.Error(), "server closed idle connection")
 	}
 	switch resp.StatusCode {
 	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:

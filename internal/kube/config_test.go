@@ -487,12 +487,28 @@ func TestRetryRoundTripper(t *testing.T) {
 			{http.MethodPost, "application/json"},
 			{http.MethodPatch, "application/merge-patch+json"},
 			{http.MethodPut, "application/json"},
-			{http.MethodDelete, "application/json"},
 		} {
 			s := &scripted{results: []func(*http.Request) (*http.Response, error){refused, status(200)}}
 			_, err := fastRetry(s).RoundTrip(applyRequest(t, tc.method, tc.ct))
 			if err == nil || s.calls != 1 {
 				t.Errorf("%s %s: err=%v calls=%d, want 1 call", tc.method, tc.ct, err, s.calls)
+			}
+		}
+	})
+	t.Run("retries DELETE and cut-off responses of server-side apply", func(t *testing.T) {
+		eof := func(*http.Request) (*http.Response, error) { return nil, io.ErrUnexpectedEOF }
+		for _, tc := range []struct {
+			method, ct string
+			fail       func(*http.Request) (*http.Response, error)
+		}{
+			{http.MethodDelete, "application/json", refused},
+			{http.MethodDelete, "application/json", eof},
+			{http.MethodPatch, "application/apply-patch+yaml", eof},
+		} {
+			s := &scripted{results: []func(*http.Request) (*http.Response, error){tc.fail, status(200)}}
+			resp, err := fastRetry(s).RoundTrip(applyRequest(t, tc.method, tc.ct))
+			if err != nil || resp.StatusCode != 200 || s.calls != 2 {
+				t.Errorf("%s %s: err=%v calls=%d, want success on the 2nd call", tc.method, tc.ct, err, s.calls)
 			}
 		}
 	})

@@ -65,7 +65,7 @@ func (f *fastResource) load(ctx context.Context) {
 		panic("kube: a resource schema is not an object")
 	}
 	f.typ = typ
-	f.defaults = map[string]tftypes.Value{attrForceConflicts: tftypes.NewValue(tftypes.Bool, false)}
+	f.defaults = map[string]tftypes.Value{attrForceConflicts: tftypes.NewValue(tftypes.Bool, defaultForceConflicts)}
 	for k, v := range f.res.kind.ExtraDefaults {
 		f.defaults[k] = v
 	}

@@ -118,6 +118,10 @@ const (
 	attrTimeouts       = "timeouts"
 )
 
+// defaultForceConflicts: an apply takes back the fields the configuration declares from other
+// field managers, so an approved plan is carried out (as Argo CD, Flux and Crossplane do).
+const defaultForceConflicts = true
+
 // NewResource returns the generic resource for k.
 func NewResource(k *Kind) func() resource.Resource {
 	return func() resource.Resource { return &Resource{kind: k} }
@@ -149,8 +153,15 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 	}
 	attrs[attrID] = rschema.StringAttribute{Computed: true, MarkdownDescription: "Identifier: " + idDesc,
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
-	attrs[attrForceConflicts] = rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-		MarkdownDescription: "Take ownership of fields that another field manager (kubectl, a controller) owns. Without it, such a conflict fails the apply and names the other manager. Defaults to `false`."}
+	attrs[attrForceConflicts] = rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(defaultForceConflicts),
+		MarkdownDescription: "Take ownership of the fields this resource sets when another field manager (`kubectl edit`, " +
+			"`kubectl set image`, a controller, someone's own server-side apply) has changed them, so that an approved plan " +
+			"that sets them back is carried out. Only the fields the configuration sets (and the planned defaults the plan " +
+			"sets back) are taken; fields it leaves out stay with their managers: labels and annotations others add, " +
+			"`spec.replicas` of a LeaderWorkerSet with `manage_replicas = false`. A refresh that finds such a change warns " +
+			"before you approve the plan, naming the attributes and their managers. Set to `false` for objects deliberately " +
+			"shared between managers: the apply then fails on such a conflict and names the other manager and the fields. " +
+			"Defaults to `true`."}
 	attrs[attrTimeouts] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
 	for name, a := range r.kind.Extras {
 		attrs[name] = a
@@ -443,7 +454,7 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 			return
 		}
 	}
-	force := boolAttr(extras[attrForceConflicts])
+	force := boolAttrOr(extras[attrForceConflicts], defaultForceConflicts)
 	out, err := ri.Patch(ctx, meta.name, applyPatchType, body, patchOptions(r.fieldManager(), force))
 	if err != nil {
 		summary := fmt.Sprintf("Cannot apply %s %q", r.kind.GVK.Kind, r.describe(meta))
@@ -597,6 +608,9 @@ func isImporting(attrs map[string]tftypes.Value, node *k8sschema.Node) bool {
 	}
 	return true
 }
+	if !importing {
+		diags.Append(r.takeoverWarning(prior, st, u)...)
+	}
 
 func metaFromAttrs(attrs map[string]tftypes.Value) (objMeta, bool) {
 	mv, ok := attrs["metadata"]
@@ -686,9 +700,10 @@ func (r *Resource) fieldManager() string {
 // DefaultFieldManager owns the fields this provider applies.
 const DefaultFieldManager = "kubeinfer"
 
-func boolAttr(v tftypes.Value) bool {
+// boolAttrOr reads a raw bool, def when null or unknown.
+func boolAttrOr(v tftypes.Value, def bool) bool {
 	if !v.IsKnown() || v.IsNull() {
-		return false
+		return def
 	}
 	var b bool
 	_ = v.As(&b)

@@ -19,7 +19,7 @@ const SettingsAnnotation = "terraform.kubeinfer.io/settings"
 
 // settingDefaults are the defaults of the recorded settings of kind k.
 func (r *Resource) settingDefaults() map[string]bool {
-	out := map[string]bool{attrForceConflicts: false}
+	out := map[string]bool{attrForceConflicts: defaultForceConflicts}
 	for name, v := range r.kind.ExtraDefaults {
 		var b bool
 		if v.Type() != nil && v.Type().Is(tftypes.Bool) && v.As(&b) == nil {

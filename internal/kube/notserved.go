@@ -1,0 +1,50 @@
+package kube
+
+import (
+	"errors"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// objectGone reports whether a 404 says that the object does not exist. The API server answers
+// 404 both for a missing object and for an API it does not serve (a CRD not installed, the wrong
+// cluster selected); only the former names the object in the status details. Taking the latter for
+// "deleted" would drop the object from state and plan a re-create, or report a destroy that did
+// nothing as done.
+func objectGone(err error, name string) bool {
+	if !apierrors.IsNotFound(err) {
+		return false
+	}
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) {
+		return false
+	}
+	d := status.Status().Details
+	return d != nil && d.Name == name
+}
+
+// notServedDetail explains a 404 for an API the cluster does not serve.
+func notServedDetail(gvr schema.GroupVersionResource, kind string, err error) string {
+	return fmt.Sprintf("The cluster does not serve %s (%s): %v\n\n"+
+		"Either the %s CRD is not installed, or the provider points at another cluster than the one that holds "+
+		"the object (check the provider configuration and context). The object was not treated as deleted: "+
+		"the state is kept as it was.", gvr.GroupResource(), gvr.GroupVersion(), err, kind)
+}
+
+// onlyManagedBy reports whether manager is the only field manager that ever wrote to u (an
+// object created by this provider whose creation did not reach the state).
+func onlyManagedBy(u *unstructured.Unstructured, manager string) bool {
+	entries := u.GetManagedFields()
+	if len(entries) == 0 {
+		return false
+	}
+	for _, e := range entries {
+		if e.Manager != manager {
+			return false
+		}
+	}
+	return true
+}
