@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"path"
 	"net/http/httptest"
+	"path"
 	"reflect"
 	"strings"
 	"sync"
@@ -42,7 +42,7 @@ type fakeAPI struct {
 	mu      sync.Mutex
 	objects map[string]map[string]any
 	bodies  []map[string]any
-	forces  []string // the force parameter of each apply
+	forces  []string                 // the force parameter of each apply
 	fill    func(obj map[string]any) // the server's structural defaults
 	reject  string                   // when set, every apply fails with this 500 message
 	rv      int

@@ -593,6 +593,9 @@ func (r *Resource) readFrom(prior tftypes.Value, u *unstructured.Unstructured, i
 		diags.AddError("Cannot read back "+r.kind.GVK.Kind, err.Error())
 		return prior, diags
 	}
+	if !importing {
+		diags.Append(r.takeoverWarning(prior, st, u)...)
+	}
 	return st, diags
 }
 
@@ -608,9 +611,6 @@ func isImporting(attrs map[string]tftypes.Value, node *k8sschema.Node) bool {
 	}
 	return true
 }
-	if !importing {
-		diags.Append(r.takeoverWarning(prior, st, u)...)
-	}
 
 func metaFromAttrs(attrs map[string]tftypes.Value) (objMeta, bool) {
 	mv, ok := attrs["metadata"]
