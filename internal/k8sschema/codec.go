@@ -111,9 +111,17 @@ func (d *Decoded) decode(n *Node, v tftypes.Value, dst reflect.Value, p *field.P
 	case KindInt:
 		var bf big.Float
 		_ = v.As(&bf)
+		if !bf.IsInt() {
+			d.Errs = append(d.Errs, field.Invalid(p, bf.Text('g', -1), "must be a whole number"))
+			return
+		}
 		i, acc := bf.Int64()
+		if acc != big.Exact && dst.Kind() == reflect.Int32 {
+			d.Errs = append(d.Errs, field.Invalid(p, bf.Text('f', 0), "must fit in a 32-bit integer (-2147483648 to 2147483647)"))
+			return
+		}
 		if acc != big.Exact {
-			d.Errs = append(d.Errs, field.Invalid(p, bf.String(), "must be a whole number"))
+			d.Errs = append(d.Errs, field.Invalid(p, bf.Text('f', 0), "must fit in a 64-bit integer (-9223372036854775808 to 9223372036854775807)"))
 			return
 		}
 		if dst.Kind() == reflect.Int32 && (i > math.MaxInt32 || i < math.MinInt32) {

@@ -91,6 +91,13 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 				"manage_replicas = false leaves spec.replicas to the autoscaler; remove spec.replicas (the object starts with the server default of 1 and the autoscaler scales it)"))
 		}
 	}
+	// startupPolicy has no omitempty: a written "" is sent as it is, and neither the CRD default
+	// (absent fields only) nor the webhook replaces it, so the CRD's enum rejects it. Defaults
+	// would turn it into LeaderCreated before Validate sees it: check the value as written.
+	if v, ok := k8sschema.ValueAt(node(), config, "spec.startupPolicy"); ok && !v.IsNull() && lws.Spec.StartupPolicy == "" {
+		errs = append(errs, field.NotSupported(field.NewPath("spec", "startupPolicy"), "",
+			[]string{string(lwsv1.LeaderCreatedStartupPolicy), string(lwsv1.LeaderReadyStartupPolicy)}))
+	}
 	lwt := &lws.Spec.LeaderWorkerTemplate
 	check := func(tplPath *field.Path, containers []containerEnv) {
 		for _, c := range containers {

@@ -944,6 +944,12 @@ var providerExtras = []providerExtra{
 		func(e *field.Error) bool {
 			return e.Field == pName && strings.HasPrefix(e.Detail, "too long for the objects the controller creates")
 		}},
+	{"replicas above 1000000", "the provider applies the newer LeaderWorkerSet API's maximum of 1000000 to spec.replicas on " +
+		"every cluster (a plan cannot know which CRD is installed, and a configuration must stay valid when the CRD is " +
+		"upgraded); the released v0.9.0 CRD has no maximum and its webhook only bounds replicas*size by MaxInt32",
+		func(e *field.Error) bool {
+			return e.Field == pReplicas && strings.Contains(e.Detail, "less than or equal to 1000000")
+		}},
 	{"StatefulSet template rules", "the provider validates the templates as kube-apiserver validates the StatefulSets the controller " +
 		"creates from them; the LWS webhook does not look into them, so the LWS is accepted and its StatefulSets are not",
 		func(e *field.Error) bool {
@@ -985,21 +991,7 @@ type knownDisagreementRule struct {
 	serverOnly    func(obj map[string]any, path string) bool
 }
 
-var knownDisagreements = []knownDisagreementRule{
-	{name: "replicas above 1000000",
-		reason: "the provider applies a maximum of 1000000 to spec.replicas (internal/apis marker, validation.go maxReplicas); " +
-			"the released v0.9.0 CRD has no maximum and its webhook only bounds replicas*size by MaxInt32",
-		providerExtra: func(e *field.Error) bool {
-			return e.Field == pReplicas && strings.Contains(e.Detail, "less than or equal to 1000000")
-		}},
-	{name: "empty startupPolicy",
-		reason: "startupPolicy has no omitempty, so startup_policy = \"\" is sent as \"\", which the CRD enum rejects; the provider's " +
-			"SetDefaults turns \"\" into LeaderCreated before Validate, so the plan accepts it",
-		serverOnly: func(obj map[string]any, path string) bool {
-			v, ok := getAt(obj, "spec.startupPolicy")
-			return path == pStartupPolicy && ok && v == ""
-		}},
-}
+var knownDisagreements = []knownDisagreementRule{}
 
 // hasPairError reports the provider's "both scale to 0" error of the rolling update.
 func hasPairError(errs field.ErrorList) bool {
