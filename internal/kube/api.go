@@ -65,8 +65,11 @@ func deleteAndWait(ctx context.Context, ri dynamic.ResourceInterface, name strin
 	// replacement's pods never meet the old ones.
 	policy := metav1.DeletePropagationForeground
 	err := ri.Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: &policy})
-	if isNotFound(err) {
+	if objectGone(err, name) {
 		return nil
+	}
+	if isNotFound(err) {
+		return err // the API is not served: nothing was deleted
 	}
 	if err != nil {
 		return errors.New(apiErrorDetail(err))

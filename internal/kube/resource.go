@@ -192,7 +192,7 @@ func (r *Resource) validate(config tftypes.Value) diag.Diagnostics {
 	node := r.kind.Node()
 	obj := r.kind.NewObject()
 	dec := k8sschema.Decode(node, config, obj, nil)
-	errs := dec.Errs
+	var errs field.ErrorList
 	var diags diag.Diagnostics
 	if r.kind.CheckConfig != nil {
 		more, warnings := r.kind.CheckConfig(obj, config)
@@ -209,7 +209,15 @@ func (r *Resource) validate(config tftypes.Value) diag.Diagnostics {
 		}
 		errs = append(errs, r.kind.Validate(defaulted)...)
 	}
-	diags.Append(k8sschema.Diagnostics(node, dedupe(errs), dec.Unknown)...)
+	// A value that could not be decoded (a number too large, a bad quantity) has its own error;
+	// to the rules it is as good as unknown, so they add no second, misleading one about the
+	// zero value that stands in for it.
+	undecoded := append([]*field.Path{}, dec.Unknown...)
+	for _, e := range dec.Errs {
+		undecoded = append(undecoded, field.NewPath(e.Field))
+	}
+	diags.Append(k8sschema.Diagnostics(node, dec.Errs, dec.Unknown)...)
+	diags.Append(k8sschema.Diagnostics(node, dedupe(errs), undecoded)...)
 	return diags
 }
 
@@ -445,11 +453,22 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 	defer cancel()
 
 	if create {
-		if _, err := ri.Get(ctx, meta.name, getOptions); err == nil {
+		if existing, err := ri.Get(ctx, meta.name, getOptions); err == nil && onlyManagedBy(existing, r.fieldManager()) {
+			// Created by this provider in an apply whose answer was lost (a connection cut, the
+			// server restarting, an interrupt) and so missing from the state: take it back
+			// instead of leaving an orphan that blocks every later apply.
+			diags.AddWarning(fmt.Sprintf("Adopted %s %q", r.kind.GVK.Kind, r.describe(meta)),
+				fmt.Sprintf("The object existed but was not in the state, and only this provider's field manager (%q) has "+
+					"ever applied to it: an earlier apply created it and lost the answer. It is now recorded in the state.", r.fieldManager()))
+		} else if err == nil {
 			diags.AddError(fmt.Sprintf("%s %q already exists", r.kind.GVK.Kind, r.describe(meta)),
 				fmt.Sprintf("The object exists in the cluster but not in the Terraform state. Import it with:\n  terraform import %s.<name> %s", "kubeinfer_"+r.kind.TypeName, r.importID(meta)))
 			return
-		} else if !isNotFound(err) {
+		} else if !objectGone(err, meta.name) {
+			if isNotFound(err) {
+				diags.AddError(fmt.Sprintf("Cannot apply %s %q", r.kind.GVK.Kind, r.describe(meta)), notServedDetail(r.kind.GVR(), r.kind.GVK.Kind, err))
+				return
+			}
 			diags.AddError("Cannot read "+r.kind.GVK.Kind, apiErrorDetail(err))
 			return
 		}
@@ -575,8 +594,12 @@ func (r *Resource) fetch(ctx context.Context, meta objMeta) (u *unstructured.Uns
 		return nil, false, diags
 	}
 	u, err := ri.Get(ctx, meta.name, getOptions)
-	if isNotFound(err) {
+	if objectGone(err, meta.name) {
 		return nil, true, diags
+	}
+	if isNotFound(err) {
+		diags.AddError(fmt.Sprintf("Cannot read %s %q", r.kind.GVK.Kind, r.describe(meta)), notServedDetail(r.kind.GVR(), r.kind.GVK.Kind, err))
+		return nil, false, diags
 	}
 	if err != nil {
 		diags.AddError("Cannot read "+r.kind.GVK.Kind, apiErrorDetail(err))
@@ -643,7 +666,9 @@ func (r *Resource) delete(ctx context.Context, prior tftypes.Value) diag.Diagnos
 	timeout := timeoutFrom(attrs[attrTimeouts], "delete", 10*time.Minute)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if err := deleteAndWait(ctx, ri, meta.name); err != nil {
+	if err := deleteAndWait(ctx, ri, meta.name); isNotFound(err) {
+		diags.AddError(fmt.Sprintf("Cannot delete %s %q", r.kind.GVK.Kind, r.describe(meta)), notServedDetail(r.kind.GVR(), r.kind.GVK.Kind, err))
+	} else if err != nil {
 		diags.AddError(fmt.Sprintf("Cannot delete %s %q", r.kind.GVK.Kind, r.describe(meta)), err.Error())
 	}
 	return diags
