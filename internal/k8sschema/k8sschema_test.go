@@ -291,3 +291,17 @@ func TestConfiguredOnly(t *testing.T) {
 		t.Fatalf("body (-want +got):\n%s", diff)
 	}
 }
+
+func TestDiagnosticShortensLongValues(t *testing.T) {
+	root := Build(reflect.TypeOf(struct {
+		Name string `json:"name"`
+	}{}), Options{})
+	long := strings.Repeat("a", 1<<20)
+	d := Diagnostic(root, field.Invalid(field.NewPath("name"), long, "must be no more than 63 characters"))
+	if n := len(d.Detail()); n > 1000 {
+		t.Fatalf("detail is %d bytes long, want a shortened value", n)
+	}
+	if !strings.Contains(d.Detail(), "(1048576 characters)") || !strings.Contains(d.Detail(), "must be no more than 63 characters") {
+		t.Errorf("detail = %q", d.Detail())
+	}
+}

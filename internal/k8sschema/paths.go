@@ -101,6 +101,7 @@ func Diagnostics(root *Node, errs field.ErrorList, unknown []*field.Path) diag.D
 // Diagnostic turns one validation error into an attribute diagnostic.
 func Diagnostic(root *Node, e *field.Error) diag.Diagnostic {
 	p, _ := AttributePath(root, e.Field)
+	e = withShortValue(e)
 	summary := errorSummary(e.Type)
 	// Terraform cannot point inside an object expression, so the detail names the attribute.
 	detail := fmt.Sprintf("%s: %s\n(Kubernetes field %s)", p, e.ErrorBody(), e.Field)
@@ -108,6 +109,21 @@ func Diagnostic(root *Node, e *field.Error) diag.Diagnostic {
 		return diag.NewAttributeErrorDiagnostic(p, "Internal error", detail)
 	}
 	return diag.NewAttributeErrorDiagnostic(p, summary, detail)
+}
+
+// maxShownValue bounds how much of a bad value a diagnostic repeats: a megabyte-long name would
+// otherwise be echoed in full in every error about it.
+const maxShownValue = 200
+
+// withShortValue returns e with a long string value cut to its start and its length.
+func withShortValue(e *field.Error) *field.Error {
+	s, ok := e.BadValue.(string)
+	if !ok || len(s) <= maxShownValue {
+		return e
+	}
+	short := *e
+	short.BadValue = fmt.Sprintf("%s... (%d characters)", s[:maxShownValue], len(s))
+	return &short
 }
 
 func errorSummary(t field.ErrorType) string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -225,9 +226,15 @@ func validateTimeouts(config tftypes.Value) diag.Diagnostics {
 		if !ok {
 			continue
 		}
-		if _, err := time.ParseDuration(s); err != nil {
+		d, err := time.ParseDuration(s)
+		switch {
+		case err != nil:
 			diags.AddAttributeError(path.Root(attrTimeouts).AtName(op), "Invalid duration",
 				"timeouts."+op+" must be a duration such as \"30s\", \"10m\" or \"2h\": "+err.Error())
+		case d <= 0:
+			// A zero or negative timeout would end the operation before its first request.
+			diags.AddAttributeError(path.Root(attrTimeouts).AtName(op), "Invalid duration",
+				fmt.Sprintf("timeouts.%s must be positive, such as \"30s\", \"10m\" or \"2h\"; got %q", op, s))
 		}
 	}
 	return diags
