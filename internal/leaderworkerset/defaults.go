@@ -8,7 +8,9 @@ import (
 )
 
 // SetDefaults applies the LeaderWorkerSet-level defaults of the CRD schema and
-// the LWS mutating webhook (validation-rules.md §6), so that the object looks
+// the LWS mutating webhook (sigs.k8s.io/lws v0.9.0
+// pkg/webhooks/leaderworkerset_webhook.go, LeaderWorkerSetWebhook.Default, and
+// the +kubebuilder:default markers of api/leaderworkerset/v1), so that the object looks
 // as the server will store it. It is idempotent. Pod template defaults and
 // spec.scheduling (whose defaults the controller computes without writing
 // them back) are left alone.

@@ -18,8 +18,7 @@ import (
 )
 
 // The rules below restate what the LeaderWorkerSet CRD schema and the LWS
-// validating webhook enforce (see the project reference validation-rules.md
-// §4, §5, §7, §8; upstream sources: lws main 060ab4d
+// validating webhook enforce (upstream sources: sigs.k8s.io/lws v0.9.0 and main 060ab4d
 // pkg/webhooks/leaderworkerset_webhook.go, PR#987 groupIdentity, PR#877
 // maxGroupRestarts, PR#982 and the newer hierarchical scheduling code, and the
 // k8s.io/api v0.37.2 scheduling/v1alpha3 building blocks).

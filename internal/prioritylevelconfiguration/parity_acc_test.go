@@ -32,7 +32,7 @@ type parityCase struct {
 func ptr32(v int32) *int32 { return &v }
 
 // TestAccPriorityLevelConfiguration_parity checks the provider's plan-time validation against
-// the real API server on a generated corpus: every rule of validation-rules.md §1 with its
+// the real API server on a generated corpus: every rule of pkg/apis/flowcontrol/validation (kubernetes v1.37.2) with its
 // just-valid and just-invalid values, on several valid bases.
 func TestAccPriorityLevelConfiguration_parity(t *testing.T) {
 	c := acctest.Cluster(t)

@@ -351,7 +351,8 @@ func TestMaxHandSize(t *testing.T) {
 			t.Errorf("MaxHandSize(%d) = %d, want %d", q, g, w)
 		}
 	}
-	// Largest legal queues per handSize (validation-rules.md).
+	// Largest legal queues per handSize (the shuffle-sharding entropy bound of
+	// k8s.io/apiserver v0.37.2 pkg/util/shufflesharding, ValidateParameters).
 	maxQ := map[int32]int32{3: 1_048_576, 4: 32_768, 5: 4_096, 6: 1_024, 7: 380, 8: 181, 9: 101, 10: 64, 11: 43, 12: 32, 13: 24, 14: 19, 15: 16}
 	for h, q := range maxQ {
 		if MaxHandSize(q) < h {
