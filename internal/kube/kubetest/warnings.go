@@ -1,0 +1,137 @@
+// Package kubetest helps the kinds' acceptance tests observe what Terraform shows the user and
+// who owns an object's fields.
+package kubetest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// Warnings records the warnings of the refreshes (ReadResource) of the provider servers it
+// wraps: the warnings `terraform plan` prints before the plan. terraform-plugin-testing has no
+// check for them.
+type Warnings struct {
+	mu   sync.Mutex
+	seen []*tfprotov6.Diagnostic
+}
+
+// Factories wraps the servers of factories.
+func (w *Warnings) Factories(factories map[string]func() (tfprotov6.ProviderServer, error)) map[string]func() (tfprotov6.ProviderServer, error) {
+	out := make(map[string]func() (tfprotov6.ProviderServer, error), len(factories))
+	for name, f := range factories {
+		out[name] = func() (tfprotov6.ProviderServer, error) {
+			s, err := f()
+			if err != nil {
+				return nil, err
+			}
+			return &recordingServer{ProviderServer: s, w: w}, nil
+		}
+	}
+	return out
+}
+
+// Take returns the warnings recorded since the last Take, each as "summary\ndetail".
+func (w *Warnings) Take() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]string, len(w.seen))
+	for i, d := range w.seen {
+		out[i] = d.Summary + "\n" + d.Detail
+	}
+	w.seen = nil
+	return out
+}
+
+// Distinct returns the distinct warnings of Take (a plan and the apply after it refresh the
+// same object, so they warn twice).
+func (w *Warnings) Distinct() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range w.Take() {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// String lists ws for a test failure.
+func String(ws []string) string {
+	if len(ws) == 0 {
+		return "(no warnings)"
+	}
+	return "\n---\n" + strings.Join(ws, "\n---\n")
+}
+
+type recordingServer struct {
+	tfprotov6.ProviderServer
+	w *Warnings
+}
+
+func (s *recordingServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+	resp, err := s.ProviderServer.ReadResource(ctx, req)
+	if resp != nil {
+		s.w.mu.Lock()
+		for _, d := range resp.Diagnostics {
+			if d.Severity == tfprotov6.DiagnosticSeverityWarning {
+				s.w.seen = append(s.w.seen, d)
+			}
+		}
+		s.w.mu.Unlock()
+	}
+	return resp, err
+}
+
+// Expect checks that the distinct warnings recorded since the last Take are exactly want.
+func (w *Warnings) Expect(want ...string) error {
+	got := w.Distinct()
+	missing := map[string]bool{}
+	for _, s := range want {
+		missing[s] = true
+	}
+	extra := false
+	for _, s := range got {
+		if !missing[s] {
+			extra = true
+		}
+		delete(missing, s)
+	}
+	if extra || len(missing) > 0 || len(got) != len(want) {
+		return fmt.Errorf("refresh warnings:%s\nwant:%s", String(got), String(want))
+	}
+	return nil
+}
+
+// Owners names the entries of u's metadata.managedFields that own the field at parts
+// (fieldpath.MakePath parts: field names, list keys as *value.FieldList), e.g.
+// `kubectl-edit (Update)`, sorted.
+func Owners(u *unstructured.Unstructured, parts ...any) ([]string, error) {
+	p, err := fieldpath.MakePath(parts...)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range u.GetManagedFields() {
+		if e.FieldsV1 == nil {
+			continue
+		}
+		var set fieldpath.Set
+		if err := set.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
+			return nil, err
+		}
+		if set.Has(p) {
+			out = append(out, fmt.Sprintf("%s (%s)", e.Manager, e.Operation))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
