@@ -13,10 +13,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/utils/ptr"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
 )
 
 // managedEntry is a metadata.managedFields entry as the API server writes it.
@@ -292,5 +295,64 @@ func TestApplyForcesByDefault(t *testing.T) {
 				t.Errorf("imported force_conflicts = %v, want %v", at(t, imported, "force_conflicts"), want)
 			}
 		})
+	}
+}
+
+// TestPlanSettingBackDefaultIsAChange: when another manager changed a field the configuration
+// leaves to its default, Terraform proposes no change (the attribute is optional and computed),
+// but the planned default sets it back: the plan is a change, with the server's computed
+// attributes unknown, so the apply's new resourceVersion is no inconsistent result.
+func TestPlanSettingBackDefaultIsAChange(t *testing.T) {
+	h := newHarness(t, prioritylevelconfiguration.Kind, func(obj map[string]any) {
+		var plc flowcontrolv1.PriorityLevelConfiguration
+		_ = runtime.DefaultUnstructuredConverter.FromUnstructured(obj, &plc)
+		prioritylevelconfiguration.SetDefaults(&plc)
+		u, _ := runtime.DefaultUnstructuredConverter.ToUnstructured(&plc)
+		for k := range obj {
+			delete(obj, k)
+		}
+		for k, v := range u {
+			obj[k] = v
+		}
+	})
+	config := h.config(&flowcontrolv1.PriorityLevelConfiguration{
+		ObjectMeta: metav1.ObjectMeta{Name: "llm-serving"},
+		Spec: flowcontrolv1.PriorityLevelConfigurationSpec{Type: flowcontrolv1.PriorityLevelEnablementLimited,
+			Limited: &flowcontrolv1.LimitedPriorityLevelConfiguration{NominalConcurrencyShares: ptr.To[int32](10),
+				LimitResponse: flowcontrolv1.LimitResponse{Type: flowcontrolv1.LimitResponseTypeReject}}},
+	}, nil)
+	_, ar := h.create(config)
+	noErrors(t, "apply", ar.Diagnostics)
+	obj := h.api.object("/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations/llm-serving")
+	obj["spec"].(map[string]any)["limited"].(map[string]any)["lendablePercent"] = int64(40)
+	obj["metadata"].(map[string]any)["resourceVersion"] = "99"
+	state := h.read(h.value(ar.NewState))
+
+	plan := func(proposed tftypes.Value) tftypes.Value {
+		pr, _ := h.srv.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{TypeName: h.typeName(),
+			Config: h.dv(config), ProposedNewState: h.dv(proposed), PriorState: h.dv(state)})
+		noErrors(t, "plan", pr.Diagnostics)
+		return h.value(pr.PlannedState)
+	}
+	planned := plan(state) // Terraform's proposal: the prior value of every optional+computed attribute
+	if got := at(t, planned, "spec", "limited", "lendable_percent"); !got.Equal(tftypes.NewValue(tftypes.Number, 0)) {
+		t.Errorf("planned lendable_percent = %v, want the default 0", got)
+	}
+	for _, p := range [][]any{{"metadata", "resource_version"}, {"metadata", "generation"}} {
+		if got := at(t, planned, p...); got.IsKnown() {
+			t.Errorf("planned %v = %v, want unknown", p, got)
+		}
+	}
+	if got := at(t, planned, "id"); !got.Equal(tftypes.NewValue(tftypes.String, "llm-serving")) {
+		t.Errorf("planned id = %v, want the prior id", got)
+	}
+
+	// Without the drift the plan is the state: no change.
+	obj["spec"].(map[string]any)["limited"].(map[string]any)["lendablePercent"] = int64(0)
+	obj["metadata"].(map[string]any)["resourceVersion"] = "100"
+	state = h.read(state)
+	if planned := plan(state); !planned.Equal(state) {
+		diff, _ := planned.Diff(state)
+		t.Errorf("a plan without drift changes: %v", diff)
 	}
 }

@@ -248,6 +248,28 @@ func (r *Resource) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest,
 // (plan) and the prior state: the server's defaults for unset fields, the identifier, the
 // fields whose change forces a replacement, and update-time rules.
 func (r *Resource) planChange(config, plan, prior tftypes.Value) (tftypes.Value, path.Paths, diag.Diagnostics) {
+	planned, replace, diags := r.planOnce(config, plan, prior)
+	if !prior.IsNull() && plan.Equal(prior) && !diags.HasError() && !planned.Equal(prior) {
+		// Terraform proposed no change, but a planned default sets back a value another actor
+		// changed: the apply changes the object, so the server's computed attributes
+		// (resourceVersion, generation, status) are unknown, as for any change.
+		return r.planOnce(config, r.markComputedUnknown(config, plan), prior)
+	}
+	return planned, replace, diags
+}
+
+// markComputedUnknown marks the object's computed attributes the configuration leaves null as
+// unknown (the identifier stays: it never changes in place).
+func (r *Resource) markComputedUnknown(config, plan tftypes.Value) tftypes.Value {
+	cattrs := objectAttrs(config)
+	attrs := objectAttrs(plan)
+	for _, f := range r.kind.Node().Fields {
+		attrs[f.TFName] = k8sschema.MarkComputedUnknown(f, cattrs[f.TFName], attrs[f.TFName])
+	}
+	return tftypes.NewValue(plan.Type(), attrs)
+}
+
+func (r *Resource) planOnce(config, plan, prior tftypes.Value) (tftypes.Value, path.Paths, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if plan.IsNull() {
 		return plan, nil, nil // destroy
