@@ -154,15 +154,15 @@ removed {
 					return nil
 				},
 			},
-			{ // the ensurer owns the spec and the annotation: without force_conflicts the apply names it
-				Config: acctest.ProviderConfig(t) + configWorkloadLow(120),
+			{ // the ensurer owns the spec and the annotation: with force_conflicts = false the apply names it
+				Config: acctest.ProviderConfig(t) + configWorkloadLow(120, "force_conflicts = false"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(bootstrapAddr, plancheck.ResourceActionUpdate),
 				}},
 				ExpectError: regexp.MustCompile(`(?s)conflicts?\s+with\s+"` + ensurerManager + `".*force_conflicts`),
 			},
-			{ // take the fields over
-				Config: acctest.ProviderConfig(t) + configWorkloadLow(120, "force_conflicts = true"),
+			{ // take the fields over (force_conflicts defaults to true)
+				Config: acctest.ProviderConfig(t) + configWorkloadLow(120),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(bootstrapAddr, plancheck.ResourceActionUpdate),
 				}},
@@ -174,11 +174,11 @@ removed {
 			},
 			{ // the ensurer runs every minute: after its next run the change stays and the plan is empty
 				PreConfig: func() { time.Sleep(65 * time.Second) },
-				Config:    acctest.ProviderConfig(t) + configWorkloadLow(120, "force_conflicts = true"),
+				Config:    acctest.ProviderConfig(t) + configWorkloadLow(120),
 				PlanOnly:  true,
 			},
 			{
-				Config: acctest.ProviderConfig(t) + configWorkloadLow(120, "force_conflicts = true"),
+				Config: acctest.ProviderConfig(t) + configWorkloadLow(120),
 				Check:  serverShares(120),
 			},
 			{ // forget the level instead of deleting it

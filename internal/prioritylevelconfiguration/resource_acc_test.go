@@ -85,7 +85,7 @@ func TestAccPriorityLevelConfiguration_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("limited").AtMapKey("borrowing_limit_percent"), knownvalue.Int64Exact(150)),
 				},
 			},
-			{ // drift: an out-of-band change shows in the plan and is reverted
+			{ // drift: an out-of-band change shows in the plan and the apply takes the field back
 				PreConfig: func() {
 					patch := []byte(`{"spec":{"limited":{"lendablePercent":40}}}`)
 					if _, err := plcs.Patch(context.Background(), name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: "intruder"}); err != nil {
@@ -96,17 +96,12 @@ func TestAccPriorityLevelConfiguration_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 				}},
-				// The other manager owns the field now: the apply names it instead of silently taking over.
-				ExpectError: regexp.MustCompile(`(?s)conflict with "intruder".*force_conflicts`),
-			},
-			{ // with force_conflicts the drift is reverted
-				Config: acctest.ProviderConfig(t) + configQueued(name, "nominal_concurrency_shares = 12\n      borrowing_limit_percent = 150", "force_conflicts = true"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("limited").AtMapKey("lendable_percent"), knownvalue.Int64Exact(0)),
 				},
 			},
 			{
-				Config:   acctest.ProviderConfig(t) + configQueued(name, "nominal_concurrency_shares = 12\n      borrowing_limit_percent = 150", "force_conflicts = true"),
+				Config:   acctest.ProviderConfig(t) + configQueued(name, "nominal_concurrency_shares = 12\n      borrowing_limit_percent = 150"),
 				PlanOnly: true,
 			},
 			{ // deleted out of band: the plan re-creates it
