@@ -122,7 +122,7 @@ func TestAccFlowSchema_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("metadata").AtMapKey("generation"), knownvalue.Int64Exact(2)),
 				},
 			},
-			{ // drift: an out-of-band change by another manager shows in the plan; the apply names that manager
+			{ // drift: an out-of-band change by another manager shows in the plan; the apply takes the field back
 				PreConfig: func() {
 					patch := []byte(`{"spec":{"matchingPrecedence":700}}`)
 					if _, err := fss.Patch(context.Background(), name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: "intruder"}); err != nil {
@@ -134,17 +134,13 @@ func TestAccFlowSchema_lifecycle(t *testing.T) {
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(addr, specPath("matching_precedence"), knownvalue.Int64Exact(500)),
 				}},
-				ExpectError: regexp.MustCompile(`(?s)conflict with "intruder".*force_conflicts`),
-			},
-			{ // with force_conflicts the drift is reverted
-				Config: acctest.ProviderConfig(t) + configSchema(name, `"workload-low"`, updated, "force_conflicts = true"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, specPath("matching_precedence"), knownvalue.Int64Exact(500)),
 				},
 				Check: expectServerPrecedence(fss, name, 500),
 			},
 			{
-				Config:   acctest.ProviderConfig(t) + configSchema(name, `"workload-low"`, updated, "force_conflicts = true"),
+				Config:   acctest.ProviderConfig(t) + configSchema(name, `"workload-low"`, updated),
 				PlanOnly: true,
 			},
 			{ // deleted out of band: the plan re-creates it
