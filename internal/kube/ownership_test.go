@@ -356,3 +356,40 @@ func TestPlanSettingBackDefaultIsAChange(t *testing.T) {
 		t.Errorf("a plan without drift changes: %v", diff)
 	}
 }
+
+// TestUpgradeFromOldDefaultPlansForce: a state written when force_conflicts defaulted to false
+// plans the new default for a configuration that does not set it, and keeps an explicit false.
+func TestUpgradeFromOldDefaultPlansForce(t *testing.T) {
+	h := newHarness(t, leaderworkerset.Kind, releasedLWSDefaults)
+	_, ar := h.create(h.config(vllm(), noWait))
+	noErrors(t, "apply", ar.Diagnostics)
+	attrs := map[string]tftypes.Value{}
+	_ = h.value(ar.NewState).As(&attrs)
+	attrs["force_conflicts"] = tftypes.NewValue(tftypes.Bool, false) // the old default
+	old := tftypes.NewValue(h.typ, attrs)
+	for _, c := range []struct {
+		config tftypes.Value
+		want   bool
+	}{
+		{h.config(vllm(), noWait), true},
+		{h.config(vllm(), map[string]tftypes.Value{"wait_for_rollout": tftypes.NewValue(tftypes.Bool, false),
+			"force_conflicts": tftypes.NewValue(tftypes.Bool, false)}), false},
+	} {
+		// Terraform proposes the prior value of an optional+computed attribute left null.
+		var configured map[string]tftypes.Value
+		_ = c.config.As(&configured) // the value's own map: copy before changing
+		proposed := map[string]tftypes.Value{}
+		for name, v := range configured {
+			proposed[name] = v
+			if v.IsNull() {
+				proposed[name] = attrs[name]
+			}
+		}
+		pr, _ := h.srv.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{TypeName: h.typeName(),
+			Config: h.dv(c.config), ProposedNewState: h.dv(tftypes.NewValue(h.typ, proposed)), PriorState: h.dv(old)})
+		noErrors(t, "plan", pr.Diagnostics)
+		if got := at(t, h.value(pr.PlannedState), "force_conflicts"); !got.Equal(tftypes.NewValue(tftypes.Bool, c.want)) {
+			t.Errorf("planned force_conflicts = %v, want %v", got, c.want)
+		}
+	}
+}
