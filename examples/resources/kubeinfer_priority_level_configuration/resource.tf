@@ -30,12 +30,10 @@ resource "kubeinfer_priority_level_configuration" "inference_controllers" {
 
 # Take over a suggested bootstrap level: import it first (see import.sh) and
 # set the autoupdate-spec annotation to "false", otherwise the API server
-# rewrites its spec.
+# rewrites its spec. The API server's own bootstrap field manager owns this
+# level's fields; the apply takes over the ones written here
+# (force_conflicts defaults to true).
 resource "kubeinfer_priority_level_configuration" "workload_low" {
-  # The API server's own bootstrap field manager owns this level's fields:
-  # take them over explicitly.
-  force_conflicts = true
-
   metadata = {
     name        = "workload-low"
     annotations = { "apf.kubernetes.io/autoupdate-spec" = "false" }
