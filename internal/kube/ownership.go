@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"bytes"
 	"fmt"
 	"math/big"
 	"sort"
@@ -205,7 +204,7 @@ func (r *Resource) foreignOwners(u *unstructured.Unstructured) map[string][]owne
 			continue
 		}
 		var set fieldpath.Set
-		if err := set.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
+		if err := set.FromJSON(e.FieldsV1.GetRawReader()); err != nil {
 			continue
 		}
 		owner := fieldOwner{manager: e.Manager, operation: string(e.Operation), subresource: e.Subresource}

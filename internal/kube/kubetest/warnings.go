@@ -3,7 +3,6 @@
 package kubetest
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"sort"
@@ -125,7 +124,7 @@ func Owners(u *unstructured.Unstructured, parts ...any) ([]string, error) {
 			continue
 		}
 		var set fieldpath.Set
-		if err := set.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
+		if err := set.FromJSON(e.FieldsV1.GetRawReader()); err != nil {
 			return nil, err
 		}
 		if set.Has(p) {
