@@ -143,6 +143,9 @@ func (s *fastServer) PlanResourceChange(ctx context.Context, req *tfprotov6.Plan
 			planned = keepPriorID(planned, prior)
 		}
 		planned, replace, diags = f.res.planChange(config, planned, prior)
+		if hasWaitPending(req.PriorPrivate) && !prior.IsNull() && len(replace) == 0 {
+			planned = carryOnWait(f.res.kind.Node(), planned, &diags)
+		}
 	}
 	resp.Diagnostics = toProtoDiags(diags)
 	if diags.HasError() {
@@ -392,7 +395,9 @@ func (s *fastServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.App
 		}
 	default:
 		state := tftypes.Value{}
-		r.apply(ctx, planned, config, prior, &state, &diags)
+		var pending bool
+		r.apply(ctx, planned, config, prior, &state, &pending, &diags)
+		resp.Private = withWaitPending(req.PlannedPrivate, pending)
 		if state.Type() != nil {
 			newState = state // the object exists (even if waiting failed): record it
 		}

@@ -3,6 +3,7 @@ package kube
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -430,18 +431,29 @@ func (r *Resource) applyBody(obj runtime.Object, config tftypes.Value, meta objM
 }
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.apply(ctx, req.Plan.Raw, req.Config.Raw, tftypes.NewValue(req.Plan.Raw.Type(), nil), &resp.State.Raw, &resp.Diagnostics)
+	var pending bool
+	r.apply(ctx, req.Plan.Raw, req.Config.Raw, tftypes.NewValue(req.Plan.Raw.Type(), nil), &resp.State.Raw, &pending, &resp.Diagnostics)
+	if resp.Private != nil {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateWaitPending, waitPendingValue(pending))...)
+	}
 }
 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.apply(ctx, req.Plan.Raw, req.Config.Raw, req.State.Raw, &resp.State.Raw, &resp.Diagnostics)
+	var pending bool
+	r.apply(ctx, req.Plan.Raw, req.Config.Raw, req.State.Raw, &resp.State.Raw, &pending, &resp.Diagnostics)
+	if resp.Private != nil {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateWaitPending, waitPendingValue(pending))...)
+	}
 }
 
 // apply server-side applies the configuration (fully known at apply time) and records the
 // object the server returns. plan gives the planned identity and the provider-only settings;
 // prior (null on create) tells which planned values of unset attributes change the object
 // (k8sschema.Intent).
-func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value, state *tftypes.Value, diags *diag.Diagnostics) {
+//
+// waitPending reports a readiness wait (AfterApply) that did not finish: timed out or
+// interrupted. The object is then recorded, and the next plan carries on the wait.
+func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value, state *tftypes.Value, waitPending *bool, diags *diag.Diagnostics) {
 	node := r.kind.Node()
 	create := prior.IsNull()
 	intent := k8sschema.Intent(node, config, plan, prior)
@@ -513,7 +525,18 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 		if final != nil {
 			out = final
 		}
-		if werr != nil {
+		switch {
+		case errors.Is(werr, ErrWaitUnfinished):
+			*waitPending = true
+			// Terraform taints an object whose create reports an error, and the next apply
+			// would replace it: for a fleet of inference servers, an outage. The object was
+			// created as planned; only the wait is unfinished, and the next plan carries it on.
+			if create {
+				diags.AddWarning(fmt.Sprintf("%s %q is not ready yet", r.kind.GVK.Kind, r.describe(meta)), werr.Error())
+			} else {
+				diags.AddError(fmt.Sprintf("%s %q is not ready", r.kind.GVK.Kind, r.describe(meta)), werr.Error())
+			}
+		case werr != nil:
 			diags.AddError(fmt.Sprintf("%s %q is not ready", r.kind.GVK.Kind, r.describe(meta)), werr.Error())
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -21,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube/kubetest"
 )
 
 // Labels the LWS controller puts on the pods of a group.
@@ -314,7 +316,10 @@ func TestAccLeaderWorkerSet_groupRestart(t *testing.T) {
 }
 
 // TestAccLeaderWorkerSet_unschedulable: when the scheduler cannot place a group, the rollout
-// wait times out naming the groups that are not ready and the scheduler's reason.
+// wait times out naming the groups that are not ready and the scheduler's reason. A create whose
+// wait times out records the object without tainting it (a warning, not an error: the next apply
+// must not replace running groups), and the next plan is an in-place update that carries on the
+// wait; that update's own timeout is an error.
 func TestAccLeaderWorkerSet_unschedulable(t *testing.T) {
 	lwsClient(t)
 	pc := acctest.ProviderConfig(t)
@@ -324,12 +329,12 @@ func TestAccLeaderWorkerSet_unschedulable(t *testing.T) {
 	}{
 		{ // more GPUs than any node has
 			name: "acc-vllm-16gpu",
-			opts: []string{"gpus=16", "size=2", "replicas=1", `top=timeouts = { create = "15s" }`},
+			opts: []string{"gpus=16", "size=2", "replicas=1", `top=timeouts = { create = "8s", update = "6s" }`},
 			want: `(?s)timed out waiting for the rollout.*group 0: 0/2 pods ready.*Insufficient nvidia\.com/gpu`,
 		},
 		{ // leaders spread over 3 zones with DoNotSchedule, and only 2 zones exist
 			name: "acc-vllm-3zones",
-			opts: with(smallGPU, "size=1", "replicas=3", "spread=DoNotSchedule", `top=timeouts = { create = "15s" }`),
+			opts: with(smallGPU, "size=1", "replicas=3", "spread=DoNotSchedule", `top=timeouts = { create = "8s", update = "6s" }`),
 			want: `(?s)timed out waiting for the rollout.*group \d: 0/1 pods ready.*topology spread constraints`,
 		},
 	}
@@ -339,13 +344,41 @@ func TestAccLeaderWorkerSet_unschedulable(t *testing.T) {
 			if strings.Contains(tc.name, "3zones") {
 				cfg = strings.Replace(cfg, `when_unsatisfiable = "DoNotSchedule"`, "when_unsatisfiable = \"DoNotSchedule\"\n            min_domains        = 3", 1)
 			}
+			var warnings kubetest.Warnings
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				ProtoV6ProviderFactories: warnings.Factories(acctest.ProviderFactories),
 				CheckDestroy:             controllerCleanedUp(t, tc.name),
-				Steps: []resource.TestStep{{
-					Config:      pc + cfg,
-					ExpectError: regexp.MustCompile(tc.want),
-				}},
+				Steps: []resource.TestStep{
+					{
+						Config:             pc + cfg,
+						ExpectNonEmptyPlan: true, // the update that carries on the wait
+						Check: func(s *terraform.State) error {
+							rs := s.RootModule().Resources[addr]
+							if rs == nil || rs.Primary == nil {
+								return fmt.Errorf("%s is not in the state", addr)
+							}
+							if rs.Primary.Tainted {
+								return fmt.Errorf("%s is tainted: the next apply would replace it", addr)
+							}
+							ws := warnings.TakeApply()
+							re := regexp.MustCompile(tc.want)
+							for _, w := range ws {
+								if re.MatchString(w) {
+									t.Logf("apply warning:\n%s", w)
+									return nil
+								}
+							}
+							return fmt.Errorf("no apply warning matches %s:%s", tc.want, kubetest.String(ws))
+						},
+					},
+					{ // the next plan carries on the wait: an in-place update, not a replacement
+						Config: pc + cfg,
+						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+							plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						}},
+						ExpectError: regexp.MustCompile(tc.want),
+					},
+				},
 			})
 		})
 	}

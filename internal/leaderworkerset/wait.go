@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 )
 
 // rolloutState says how far a LeaderWorkerSet's rollout is.
@@ -102,6 +103,12 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 	}
 	last, err := watchRollout(ctx, ri, u)
 	var timeout *rolloutTimeout
+	if errors.As(err, &timeout) && errors.Is(ctx.Err(), context.Canceled) {
+		// Interrupted (Ctrl-C, Terraform stopping the provider): say so, and make no
+		// further request.
+		timeout.interrupted = true
+		return last, err
+	}
 	if errors.As(err, &timeout) && dyn != nil {
 		// The wait is over; a short fresh context names the groups that are not ready.
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -185,20 +192,32 @@ func watchUntil(ctx context.Context, w watch.Interface, check func(*unstructured
 	}
 }
 
-// rolloutTimeout is the error of a wait that ran out of time.
+// rolloutTimeout is the error of a wait that ran out of time or was interrupted. The object
+// was applied: it unwraps to kube.ErrWaitUnfinished, so the apply records it without tainting it
+// and the next plan carries on the wait.
 type rolloutTimeout struct {
-	reason string
-	groups string // which groups are not ready, when the pods could be listed
+	reason      string
+	groups      string // which groups are not ready, when the pods could be listed
+	interrupted bool
 }
 
 func (e *rolloutTimeout) Error() string {
 	msg := "timed out waiting for the rollout: " + e.reason + "."
+	if e.interrupted {
+		msg = "interrupted while waiting for the rollout: " + e.reason + "."
+	}
 	if e.groups != "" {
 		msg += "\n" + e.groups
 	}
-	return msg + "\n\nThe object was applied and is recorded in the state. " +
-		"Raise timeouts.create / timeouts.update, or set wait_for_rollout = false to return without waiting"
+	msg += "\n\nThe object was applied and is recorded in the state; the next plan shows an update that only waits " +
+		"for the rollout to finish."
+	if !e.interrupted {
+		msg += " Raise timeouts.create / timeouts.update, or set wait_for_rollout = false to return without waiting."
+	}
+	return msg
 }
+
+func (e *rolloutTimeout) Unwrap() error { return kube.ErrWaitUnfinished }
 
 func timeoutError(reason string) error { return &rolloutTimeout{reason: reason} }
 

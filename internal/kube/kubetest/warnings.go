@@ -18,8 +18,9 @@ import (
 // wraps: the warnings `terraform plan` prints before the plan. terraform-plugin-testing has no
 // check for them.
 type Warnings struct {
-	mu   sync.Mutex
-	seen []*tfprotov6.Diagnostic
+	mu    sync.Mutex
+	seen  []*tfprotov6.Diagnostic
+	apply []*tfprotov6.Diagnostic // warnings of ApplyResourceChange, kept apart
 }
 
 // Factories wraps the servers of factories.
@@ -88,6 +89,33 @@ func (s *recordingServer) ReadResource(ctx context.Context, req *tfprotov6.ReadR
 		s.w.mu.Unlock()
 	}
 	return resp, err
+}
+
+func (s *recordingServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	resp, err := s.ProviderServer.ApplyResourceChange(ctx, req)
+	if resp != nil {
+		s.w.mu.Lock()
+		for _, d := range resp.Diagnostics {
+			if d.Severity == tfprotov6.DiagnosticSeverityWarning {
+				s.w.apply = append(s.w.apply, d)
+			}
+		}
+		s.w.mu.Unlock()
+	}
+	return resp, err
+}
+
+// TakeApply returns the warnings of applies recorded since the last TakeApply, each as
+// "summary\ndetail".
+func (w *Warnings) TakeApply() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]string, len(w.apply))
+	for i, d := range w.apply {
+		out[i] = d.Summary + "\n" + d.Detail
+	}
+	w.apply = nil
+	return out
 }
 
 // Expect checks that the distinct warnings recorded since the last Take are exactly want.

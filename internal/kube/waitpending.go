@@ -1,0 +1,82 @@
+package kube
+
+import (
+	"encoding/json"
+	"errors"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+)
+
+// ErrWaitUnfinished is wrapped by the errors of readiness waits (Hooks.AfterApply) that ended
+// before the object was ready: timed out or interrupted. The object was applied, so it is
+// recorded; a create reports a warning instead of an error (Terraform would taint the object and
+// replace it on the next apply), and the next plan carries on the wait.
+var ErrWaitUnfinished = errors.New("the wait for readiness did not finish")
+
+// privateWaitPending is the key, in the resource's private state, that marks an unfinished wait.
+// Private state travels with the state without being shown; the framework stores it as a JSON
+// object of keys to JSON values, which the protocol fast path reads and writes the same way.
+const privateWaitPending = "wait_pending"
+
+// waitPendingValue is the private-state value of the marker: JSON true, or nothing (removes it).
+func waitPendingValue(pending bool) []byte {
+	if pending {
+		return []byte("true")
+	}
+	return nil
+}
+
+// withWaitPending returns private (the framework's encoding) with the marker set or removed.
+func withWaitPending(private []byte, pending bool) []byte {
+	m := map[string][]byte{}
+	if len(private) > 0 {
+		if err := json.Unmarshal(private, &m); err != nil {
+			return private // not ours to rewrite
+		}
+	}
+	if pending {
+		m[privateWaitPending] = waitPendingValue(true)
+	} else {
+		delete(m, privateWaitPending)
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return private
+	}
+	return out
+}
+
+// hasWaitPending reports whether private marks an unfinished wait.
+func hasWaitPending(private []byte) bool {
+	if len(private) == 0 {
+		return false
+	}
+	var m map[string][]byte
+	if json.Unmarshal(private, &m) != nil {
+		return false
+	}
+	return string(m[privateWaitPending]) == "true"
+}
+
+// carryOnWait plans an update that only waits: the last apply recorded the object but its wait
+// did not finish, so the plan marks status unknown (an in-place update, shown as such) and the
+// apply then finds nothing to change and waits.
+func carryOnWait(node *k8sschema.Node, planned tftypes.Value, diags *diag.Diagnostics) tftypes.Value {
+	status := node.Field("status")
+	if status == nil {
+		return planned
+	}
+	attrs := objectAttrs(planned)
+	attrs["status"] = tftypes.NewValue(status.TFType(), tftypes.UnknownValue)
+	diags.AddAttributeWarning(path.Root("status"), "The last apply did not see the rollout finish",
+		"status: the object was applied, but the wait for it to become ready timed out or was interrupted. "+
+			"This plan updates it in place to carry on the wait; nothing else changes unless the configuration does.")
+	return tftypes.NewValue(planned.Type(), attrs)
+}
