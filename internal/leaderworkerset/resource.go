@@ -60,8 +60,11 @@ var Kind = &kube.Kind{
 		attrWaitForRollout: rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 			MarkdownDescription: "Wait after create and update until the rollout is done: the controller has observed the " +
 				"new generation, every group is updated and ready, and the `Available` condition is `True`. The wait ends " +
-				"at `timeouts.create` / `timeouts.update` (default 20 minutes) with an error that gives the group counts and " +
-				"quotes the conditions. Defaults to `true`."},
+				"at `timeouts.create` / `timeouts.update` (default 20 minutes) with a message that gives the group counts, " +
+				"quotes the conditions and names the groups not ready with the scheduler's reason. The object is recorded " +
+				"either way: a create whose wait times out or is interrupted reports a warning, not an error, so the object is " +
+				"not tainted (and not replaced by the next apply); the next plan then shows an in-place update that only " +
+				"carries on the wait (an update's own timeout is an error). Defaults to `true`."},
 		attrManageReplicas: rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 			MarkdownDescription: "Set to `false` when an autoscaler (HorizontalPodAutoscaler, KEDA) owns `spec.replicas` " +
 				"through the scale subresource: the provider then never sends `spec.replicas`, never resets it and never " +
