@@ -119,16 +119,18 @@ module_dir() {
 	(cd "$here/$1" && GOWORK=off go list -mod=mod -m -f '{{.Dir}}' "$2")
 }
 
-build etcd "$ETCD_VERSION" etcd go.etcd.io/etcd/server/v3
+build etcd "$ETCD_VERSION" etcd go.etcd.io/etcd/server/v3 -ldflags "-s -w"
 kube_minor=${KUBE_VERSION#v1.}
 kube_minor=${kube_minor%%.*}
-kube_ldflags="-X k8s.io/component-base/version.gitVersion=${KUBE_VERSION} -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=${kube_minor} -X k8s.io/component-base/version.gitTreeState=clean"
+# -s -w: no symbol table or DWARF. The test binaries are never debugged, and linking three
+# 100+ MB binaries without them is markedly faster on a cold build.
+kube_ldflags="-s -w -X k8s.io/component-base/version.gitVersion=${KUBE_VERSION} -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=${kube_minor} -X k8s.io/component-base/version.gitTreeState=clean"
 for cmd in kube-apiserver kube-controller-manager kube-scheduler; do
 	build "$cmd" "$KUBE_VERSION" kubernetes "k8s.io/kubernetes/cmd/$cmd" -ldflags "$kube_ldflags"
 done
-build kwok "$KWOK_VERSION" kwok sigs.k8s.io/kwok/cmd/kwok
+build kwok "$KWOK_VERSION" kwok sigs.k8s.io/kwok/cmd/kwok -ldflags "-s -w"
 build lws-controller-manager "$LWS_VERSION" lws sigs.k8s.io/lws/cmd \
-	-ldflags "-X sigs.k8s.io/lws/pkg/version.GitVersion=${LWS_VERSION}"
+	-ldflags "-s -w -X sigs.k8s.io/lws/pkg/version.GitVersion=${LWS_VERSION}"
 
 # The releases' own manifests, copied as they are.
 lws_src=$(module_dir lws sigs.k8s.io/lws)
