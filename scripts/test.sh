@@ -10,6 +10,10 @@
 #                  LeaderWorkerSet v0.9.0 controller-manager)
 #   go             unit + acceptance tests, TF_ACC=1, on real test clusters
 #                  (go test -p 2: at most two packages run a cluster at once)
+#   faults         the fault suite (internal/faulttest): the Terraform CLI
+#                  against the test cluster while kube-apiserver is killed,
+#                  APF throttles, a proxy resets connections, SIGINT arrives,
+#                  the CRD or the object goes away
 #   docs           docs/ matches what tfplugindocs generates now
 #   examples       terraform fmt -check and terraform validate of every example folder
 #   release        goreleaser check + linux_amd64 snapshot with artifact checks
@@ -41,7 +45,7 @@ TESTARGS=${TESTARGS:-}
 TERRAFORM=${TERRAFORM:-terraform}
 export CHECKPOINT_DISABLE=1
 
-all_phases=(terraform assets go docs examples release tofu tofu-acc tofu-examples)
+all_phases=(terraform assets go faults docs examples release tofu tofu-acc tofu-examples)
 phases=("$@")
 ((${#phases[@]} > 0)) || phases=("${all_phases[@]}")
 
@@ -49,6 +53,12 @@ phases=("$@")
 testargs=($TESTARGS)
 
 tofu_bin=
+
+# The packages of the go phases: all but the fault suite, which has a phase
+# of its own.
+packages() {
+	go list ./... | grep -v '/internal/faulttest$'
+}
 
 phase_terraform() {
 	if ! command -v "$TERRAFORM" >/dev/null 2>&1; then
@@ -86,13 +96,19 @@ phase_go() {
 	terraform_path || return 1
 	# -count=1: acceptance results depend on the CLI and cluster, which the
 	# test cache does not track.
-	TF_ACC=1 go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" "${testargs[@]}" ./...
+	TF_ACC=1 go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" "${testargs[@]}" $(packages)
+}
+
+phase_faults() {
+	ensure_assets || return 1
+	terraform_path || return 1
+	TF_ACC=1 go test -count=1 -timeout 30m -v -run '^TestAccFault' "${testargs[@]}" ./internal/faulttest/
 }
 
 phase_acc() {
 	ensure_assets || return 1
 	terraform_path || return 1
-	TF_ACC=1 go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" -run '^TestAcc' "${testargs[@]}" ./...
+	TF_ACC=1 go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" -run '^TestAcc' "${testargs[@]}" $(packages)
 }
 
 phase_docs() {
@@ -131,7 +147,7 @@ phase_tofu-acc() {
 	# requests, or check the cluster): the Terraform run already covers them.
 	TF_ACC=1 TF_ACC_TERRAFORM_PATH=$tofu_bin \
 		TF_ACC_PROVIDER_HOST=registry.opentofu.org TF_ACC_PROVIDER_NAMESPACE=kubeinfer \
-		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" -run '^TestAcc' -skip '[Pp]arity|^TestAccHarness' "${testargs[@]}" ./...
+		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" -run '^TestAcc' -skip '[Pp]arity|^TestAccHarness' "${testargs[@]}" $(packages)
 }
 
 phase_tofu-examples() {

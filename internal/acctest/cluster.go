@@ -93,6 +93,13 @@ type TestCluster struct {
 	dynamic   dynamic.Interface
 	clientset kubernetes.Interface
 
+	// kube-apiserver after KillAPIServer: its first pid and command line,
+	// and the replacement RestartAPIServer started.
+	apiMu         sync.Mutex
+	apiServerPID  int
+	apiServerArgs []string
+	apiServer     *component
+
 	stopOnce sync.Once
 	stopErr  error
 }
@@ -124,6 +131,7 @@ func (c *TestCluster) Stop() error {
 		for i := len(c.components) - 1; i >= 0; i-- {
 			c.components[i].stop(10 * time.Second)
 		}
+		c.stopRestartedAPIServer()
 		if c.env != nil {
 			if err := c.env.Stop(); err != nil {
 				errs = append(errs, fmt.Errorf("stopping etcd/kube-apiserver: %w", err))

@@ -74,14 +74,24 @@ func deleteAndWait(ctx context.Context, ri dynamic.ResourceInterface, name strin
 	if err != nil {
 		return errors.New(apiErrorDetail(err))
 	}
+	backoff := TransientBackoff()
 	for {
 		u, err := ri.Get(ctx, name, getOptions)
 		if isNotFound(err) {
 			return nil
 		}
+		if err != nil && Transient(err) && ctx.Err() == nil {
+			// The delete was accepted; a lost connection or a restarting server interrupts the
+			// wait, not the delete.
+			if !SleepCtx(ctx, backoff.Step()) {
+				return deleteTimeoutError(nil)
+			}
+			continue
+		}
 		if err != nil {
 			return errors.New(apiErrorDetail(err))
 		}
+		backoff = TransientBackoff()
 		w, err := ri.Watch(ctx, metav1.ListOptions{
 			FieldSelector:   fields.OneTermEqualSelector("metadata.name", name).String(),
 			ResourceVersion: u.GetResourceVersion(),

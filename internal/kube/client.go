@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -12,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 )
@@ -158,9 +161,9 @@ func (c *Client) buildFromSettings() (*rest.Config, error) {
 
 // Retry parameters of the round-tripper installed by NewClient.
 const (
-	DefaultRetryAttempts   = 5
+	DefaultRetryAttempts   = 8
 	DefaultRetryBaseDelay  = 200 * time.Millisecond
-	DefaultRetryMaxDelay   = 3 * time.Second
+	DefaultRetryMaxDelay   = 4 * time.Second
 	applyPatchContentTypes = "application/apply-patch"
 )
 
@@ -255,15 +258,7 @@ func retryable(req *http.Request) bool {
 
 func shouldRetry(resp *http.Response, err error) bool {
 	if err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return false
-		}
-		// Refused, reset, or cut off mid-response (a server restarting, a proxy dropping the
-		// connection): the request may not have reached the server, or its answer was lost.
-		// Retrying is safe for the idempotent requests retryable admits.
-		return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
-			errors.Is(err, syscall.EPIPE) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-			errors.Is(err, net.ErrClosed) || strings.Contains(err.Error(), "server closed idle connection")
+		return connectionLost(err)
 	}
 	switch resp.StatusCode {
 	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
@@ -271,4 +266,50 @@ func shouldRetry(resp *http.Response, err error) bool {
 		return resp.Header.Get("Retry-After") == ""
 	}
 	return false
+}
+
+// connectionLost reports an error of a request whose connection was refused, reset, or cut off
+// mid-response (a server restarting, a proxy dropping the connection): the request may not have
+// reached the server, or its answer was lost. Retrying is safe for idempotent requests.
+func connectionLost(err error) bool {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, net.ErrClosed) || strings.Contains(err.Error(), "server closed idle connection") ||
+		strings.Contains(err.Error(), "http2: client connection lost")
+}
+
+// Transient reports an error that a wait should outlive by trying again (with a back-off, until
+// its timeout): a lost connection, or the server saying it is busy, restarting or timed out.
+// Other errors (not found, forbidden, invalid) would repeat.
+func Transient(err error) bool {
+	if connectionLost(err) {
+		return true
+	}
+	var netErr net.Error
+	if errors.As(err, &netErr) && netErr.Timeout() && !errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	return apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || apierrors.IsTooManyRequests(err) ||
+		apierrors.IsServiceUnavailable(err) || apierrors.IsInternalError(err) || apierrors.IsUnexpectedServerError(err)
+}
+
+// TransientBackoff is the back-off of waits between tries after a transient error: from 200 ms
+// doubling to 5 s, so a wait follows a restarted API server within seconds of its return.
+func TransientBackoff() wait.Backoff {
+	return wait.Backoff{Duration: 200 * time.Millisecond, Factor: 2, Jitter: 0.2, Steps: math.MaxInt32, Cap: 5 * time.Second}
+}
+
+// SleepCtx sleeps for d or until ctx ends; it reports whether the full time passed.
+func SleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }

@@ -26,6 +26,17 @@ func objectGone(err error, name string) bool {
 	return d != nil && d.Name == name
 }
 
+// apiNotServed reports a 404 that names no object: the API itself is not served. (A 404 naming
+// an object is that object missing, or the namespace of an apply missing.)
+func apiNotServed(err error) bool {
+	var status apierrors.APIStatus
+	if !apierrors.IsNotFound(err) || !errors.As(err, &status) {
+		return false
+	}
+	d := status.Status().Details
+	return d == nil || d.Name == ""
+}
+
 // notServedDetail explains a 404 for an API the cluster does not serve.
 func notServedDetail(gvr schema.GroupVersionResource, kind string, err error) string {
 	return fmt.Sprintf("The cluster does not serve %s (%s): %v\n\n"+

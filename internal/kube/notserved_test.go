@@ -36,3 +36,26 @@ func TestObjectGoneTellsAMissingObjectFromAnUnservedAPI(t *testing.T) {
 		}
 	}
 }
+
+func TestAPINotServed(t *testing.T) {
+	gr := schema.GroupResource{Group: "leaderworkerset.x-k8s.io", Resource: "leaderworkersets"}
+	unserved := &apierrors.StatusError{ErrStatus: metav1.Status{Status: metav1.StatusFailure, Code: http.StatusNotFound,
+		Reason: metav1.StatusReasonNotFound, Message: "the server could not find the requested resource",
+		Details: &metav1.StatusDetails{}}}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"unserved API", unserved, true},
+		{"missing object", apierrors.NewNotFound(gr, "vllm"), false},
+		// A server-side apply into a namespace that does not exist.
+		{"missing namespace", apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, "inference"), false},
+		{"not a 404", apierrors.NewConflict(gr, "vllm", nil), false},
+		{"no error", nil, false},
+	} {
+		if got := apiNotServed(tc.err); got != tc.want {
+			t.Errorf("%s: apiNotServed = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package kube
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -515,6 +514,11 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 			diags.Append(undeclared...)
 			return
 		}
+		if apiNotServed(err) {
+			// The CRD was deleted after the plan, or the provider points at another cluster.
+			diags.AddError(summary, notServedDetail(r.kind.GVR(), r.kind.GVK.Kind, err))
+			return
+		}
 		diags.AddError(summary, apiErrorDetail(err))
 		return
 	}
@@ -525,19 +529,17 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 		if final != nil {
 			out = final
 		}
-		switch {
-		case errors.Is(werr, ErrWaitUnfinished):
+		if werr != nil {
+			// Whatever ended the wait (its timeout, an interrupt, a lost API server), the object
+			// was applied as planned: only the wait is unfinished, and the next plan carries it
+			// on. Terraform taints an object whose create reports an error, and the next apply
+			// would replace it: for a fleet of inference servers, an outage.
 			*waitPending = true
-			// Terraform taints an object whose create reports an error, and the next apply
-			// would replace it: for a fleet of inference servers, an outage. The object was
-			// created as planned; only the wait is unfinished, and the next plan carries it on.
 			if create {
 				diags.AddWarning(fmt.Sprintf("%s %q is not ready yet", r.kind.GVK.Kind, r.describe(meta)), werr.Error())
 			} else {
 				diags.AddError(fmt.Sprintf("%s %q is not ready", r.kind.GVK.Kind, r.describe(meta)), werr.Error())
 			}
-		case werr != nil:
-			diags.AddError(fmt.Sprintf("%s %q is not ready", r.kind.GVK.Kind, r.describe(meta)), werr.Error())
 		}
 	}
 	newState, err := r.stateFrom(plan, out, false)

@@ -134,16 +134,31 @@ func watchRollout(ctx context.Context, ri dynamic.ResourceInterface, u *unstruct
 	if done, err := check(u); done || err != nil {
 		return last, err
 	}
+	// A lost connection or a restarting API server interrupts the watch, not the wait: it is
+	// re-established from the last resourceVersion seen, with a back-off while the server is away.
+	backoff := kube.TransientBackoff()
+	retry := func(err error) error {
+		if ctx.Err() != nil {
+			return timeoutError(lastReason)
+		}
+		if !kube.Transient(err) {
+			return err
+		}
+		if !kube.SleepCtx(ctx, backoff.Step()) {
+			return timeoutError(lastReason)
+		}
+		return nil
+	}
 	for {
 		w, err := ri.Watch(ctx, metav1.ListOptions{
 			FieldSelector:   fields.OneTermEqualSelector("metadata.name", u.GetName()).String(),
 			ResourceVersion: last.GetResourceVersion(),
 		})
 		if err != nil {
-			if ctx.Err() != nil {
-				return last, timeoutError(lastReason)
+			if err := retry(err); err != nil {
+				return last, fmt.Errorf("cannot watch the rollout: %w", err)
 			}
-			return last, fmt.Errorf("cannot watch the rollout: %w", err)
+			continue
 		}
 		done, err := watchUntil(ctx, w, check)
 		w.Stop()
@@ -153,14 +168,16 @@ func watchRollout(ctx context.Context, ri dynamic.ResourceInterface, u *unstruct
 		if ctx.Err() != nil {
 			return last, timeoutError(lastReason)
 		}
-		// The watch closed (server timeout): re-read and watch again.
+		// The watch closed (server timeout, lost connection, or a resourceVersion too old):
+		// re-read and watch again.
 		cur, err := ri.Get(ctx, u.GetName(), metav1.GetOptions{})
 		if err != nil {
-			if ctx.Err() != nil {
-				return last, timeoutError(lastReason)
+			if err := retry(err); err != nil {
+				return last, err
 			}
-			return last, err
+			continue
 		}
+		backoff = kube.TransientBackoff()
 		if done, err := check(cur); done || err != nil {
 			return last, err
 		}
