@@ -102,7 +102,7 @@ phase_go() {
 phase_faults() {
 	ensure_assets || return 1
 	terraform_path || return 1
-	TF_ACC=1 go test -count=1 -timeout 30m -v -run '^TestAccFault' "${testargs[@]}" ./internal/faulttest/
+	TF_ACC=1 go test -count=1 -timeout 30m -v -run '^TestAcc' "${testargs[@]}" ./internal/faulttest/
 }
 
 phase_acc() {

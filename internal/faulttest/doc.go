@@ -4,7 +4,8 @@
 // priority level, a proxy that resets and delays connections, SIGINT, the
 // object or its CRD gone between plan and apply, the wrong cluster) and check
 // that the next run converges: state and cluster agree, nothing is tainted,
-// orphaned or duplicated, and nothing panics.
+// orphaned or duplicated, and nothing panics. It also checks that TF_LOG=trace
+// output and state files never hold the cluster credentials.
 //
 // The tests live in this package's _test files; `make test-faults` runs them
 // (and `make test` runs that target). Each case has its own time bound; all

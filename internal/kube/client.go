@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
@@ -191,10 +192,35 @@ func NewRetryRoundTripper(next http.RoundTripper) *RetryRoundTripper {
 // WrappedRoundTripper lets client-go's transport utilities see through.
 func (r *RetryRoundTripper) WrappedRoundTripper() http.RoundTripper { return r.Next }
 
-// RoundTrip implements http.RoundTripper.
+// RoundTrip implements http.RoundTripper. Each request is logged at debug level (TF_LOG=debug)
+// once it is done: verb, path, status, duration and attempts. Headers (where the bearer token
+// travels) and bodies are never logged.
 func (r *RetryRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	start := time.Now()
+	resp, attempts, err := r.roundTrip(req)
+	fields := map[string]any{
+		"method":      req.Method,
+		"path":        req.URL.Path,
+		"duration_ms": time.Since(start).Milliseconds(),
+		"attempts":    attempts,
+	}
+	if q := req.URL.RawQuery; q != "" {
+		fields["query"] = q
+	}
+	if resp != nil {
+		fields["status"] = resp.StatusCode
+	}
+	if err != nil {
+		fields["error"] = err.Error()
+	}
+	tflog.Debug(req.Context(), "Kubernetes API request", fields)
+	return resp, err
+}
+
+func (r *RetryRoundTripper) roundTrip(req *http.Request) (*http.Response, int, error) {
 	if !retryable(req) || r.MaxAttempts <= 1 {
-		return r.Next.RoundTrip(req)
+		resp, err := r.Next.RoundTrip(req)
+		return resp, 1, err
 	}
 	ctx := req.Context()
 	delay := r.BaseDelay
@@ -203,15 +229,24 @@ func (r *RetryRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 		if attempt > 1 && req.Body != nil && req.Body != http.NoBody {
 			body, err := req.GetBody()
 			if err != nil {
-				return nil, err
+				return nil, attempt, err
 			}
 			try = req.Clone(ctx)
 			try.Body = body
 		}
 		resp, err := r.Next.RoundTrip(try)
 		if attempt >= r.MaxAttempts || !shouldRetry(resp, err) {
-			return resp, err
+			return resp, attempt, err
 		}
+		why := ""
+		if err != nil {
+			why = err.Error()
+		} else {
+			why = resp.Status
+		}
+		tflog.Debug(ctx, "Retrying a Kubernetes API request", map[string]any{
+			"method": req.Method, "path": req.URL.Path, "attempt": attempt, "reason": why,
+		})
 		if resp != nil {
 			// Drain a little so the connection can be reused, then discard.
 			_, _ = io.CopyN(io.Discard, resp.Body, 4096)
@@ -226,7 +261,7 @@ func (r *RetryRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 		select {
 		case <-ctx.Done():
 			timer.Stop()
-			return nil, ctx.Err()
+			return nil, attempt, ctx.Err()
 		case <-timer.C:
 		}
 		delay *= 2

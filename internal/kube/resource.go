@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -507,6 +508,12 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 		}
 	}
 	force := boolAttrOr(extras[attrForceConflicts], defaultForceConflicts)
+	// The body holds only what the configuration sets; it is not logged (it may hold literal
+	// secret values of env entries).
+	tflog.Trace(ctx, "Server-side apply", map[string]any{
+		"kind": r.kind.GVK.Kind, "object": r.describe(meta), "create": create, "force": force,
+		"field_manager": r.fieldManager(), "body_bytes": len(body),
+	})
 	out, err := ri.Patch(ctx, meta.name, applyPatchType, body, patchOptions(r.fieldManager(), force))
 	if err != nil {
 		summary := fmt.Sprintf("Cannot apply %s %q", r.kind.GVK.Kind, r.describe(meta))
@@ -535,6 +542,8 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 			// on. Terraform taints an object whose create reports an error, and the next apply
 			// would replace it: for a fleet of inference servers, an outage.
 			*waitPending = true
+			tflog.Trace(ctx, "The readiness wait did not finish: recording the object and carrying the wait on in the next plan",
+				map[string]any{"kind": r.kind.GVK.Kind, "object": r.describe(meta), "error": werr.Error()})
 			if create {
 				diags.AddWarning(fmt.Sprintf("%s %q is not ready yet", r.kind.GVK.Kind, r.describe(meta)), werr.Error())
 			} else {
@@ -642,6 +651,9 @@ func (r *Resource) fetch(ctx context.Context, meta objMeta) (u *unstructured.Uns
 	}
 	u, err := ri.Get(ctx, meta.name, getOptions)
 	if objectGone(err, meta.name) {
+		tflog.Debug(ctx, "The object is gone from the cluster: removing it from the state", map[string]any{
+			"kind": r.kind.GVK.Kind, "object": r.describe(meta),
+		})
 		return nil, true, diags
 	}
 	if isNotFound(err) {
