@@ -4,6 +4,7 @@
 # run one or two. With no argument, all phases run in this order:
 #
 #   terraform      the Terraform CLI is on PATH (fails clearly otherwise)
+#   hygiene        gofmt, `go mod tidy -diff`, actionlint of .github/workflows
 #   assets         the test cluster's components built and cached
 #                  (tools/testcluster/ensure.sh: etcd, kube-apiserver,
 #                  kube-controller-manager, kube-scheduler, KWOK, the released
@@ -45,7 +46,7 @@ TESTARGS=${TESTARGS:-}
 TERRAFORM=${TERRAFORM:-terraform}
 export CHECKPOINT_DISABLE=1
 
-all_phases=(terraform assets go faults docs examples release tofu tofu-acc tofu-examples)
+all_phases=(terraform hygiene assets go faults docs examples release tofu tofu-acc tofu-examples)
 phases=("$@")
 ((${#phases[@]} > 0)) || phases=("${all_phases[@]}")
 
@@ -67,6 +68,26 @@ phase_terraform() {
 		return 1
 	fi
 	"$TERRAFORM" version | head -n1
+}
+
+phase_hygiene() {
+	local rc=0 unformatted actionlint
+	unformatted=$(gofmt -l $(git ls-files '*.go'))
+	if [[ -n $unformatted ]]; then
+		echo "not gofmt-ed (run 'make fmt'):" >&2
+		echo "$unformatted" >&2
+		rc=1
+	fi
+	go mod tidy -diff || {
+		echo "go.mod/go.sum are not tidy: run 'go mod tidy'" >&2
+		rc=1
+	}
+	if actionlint=$(scripts/tool.sh actionlint); then
+		"$actionlint" -shellcheck= -pyflakes= .github/workflows/*.yml || rc=1
+	else
+		rc=1
+	fi
+	return $rc
 }
 
 phase_assets() {

@@ -7,6 +7,7 @@
 #   goreleaser     tools/release   github.com/goreleaser/goreleaser/v2
 #   golangci-lint  tools/lint      github.com/golangci/golangci-lint/v2/cmd/golangci-lint
 #   tofu           tools/tofu      github.com/opentofu/opentofu/cmd/tofu
+#   actionlint     tools/actionlint github.com/rhysd/actionlint/cmd/actionlint
 #
 # The version is the one required by the module folder's go.mod, so bumping a
 # tool is a go.mod change; binaries are cached as
@@ -15,12 +16,13 @@
 # printed on stdout; progress goes to stderr. Safe to run concurrently.
 set -euo pipefail
 
-name=${1:?usage: tool.sh tfplugindocs|goreleaser|golangci-lint|tofu}
+name=${1:?usage: tool.sh tfplugindocs|goreleaser|golangci-lint|tofu|actionlint}
 case $name in
 tfplugindocs) moddir=docs mod=github.com/hashicorp/terraform-plugin-docs pkg=github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs ;;
 goreleaser) moddir=release mod=github.com/goreleaser/goreleaser/v2 pkg=github.com/goreleaser/goreleaser/v2 ;;
 golangci-lint) moddir=lint mod=github.com/golangci/golangci-lint/v2 pkg=github.com/golangci/golangci-lint/v2/cmd/golangci-lint ;;
 tofu) moddir=tofu mod=github.com/opentofu/opentofu pkg=github.com/opentofu/opentofu/cmd/tofu ;;
+actionlint) moddir=actionlint mod=github.com/rhysd/actionlint pkg=github.com/rhysd/actionlint/cmd/actionlint ;;
 *)
 	echo "tool.sh: unknown tool $name" >&2
 	exit 2
