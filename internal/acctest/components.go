@@ -191,7 +191,11 @@ func freePort() (int, error) {
 		return 0, err
 	}
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	addr, ok := l.Addr().(*net.TCPAddr)
+	if !ok {
+		return 0, fmt.Errorf("listening on 127.0.0.1:0 gave a %T address", l.Addr())
+	}
+	return addr.Port, nil
 }
 
 // startComponents starts, after the API server, the components of the profile:
@@ -202,8 +206,8 @@ func freePort() (int, error) {
 func (c *TestCluster) startComponents(assets string, logw io.Writer, attach bool, timeout time.Duration) error {
 	kc := filepath.Join(c.kubeconfigDir, "kubeconfig")
 	bin := func(name string) string { return filepath.Join(assets, name) }
-	start := func(name string, args []string, env ...string) error {
-		p, err := startComponent(name, bin(name), args, env, logw, attach)
+	start := func(name string, args []string) error {
+		p, err := startComponent(name, bin(name), args, nil, logw, attach)
 		if err != nil {
 			return err
 		}

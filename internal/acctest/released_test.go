@@ -118,7 +118,7 @@ func TestAccHarness_releasedScheduling(t *testing.T) {
 		})
 	}
 	var placed, pending bool
-	for !(placed && pending) {
+	for !placed || !pending {
 		p4, err1 := cs.CoreV1().Pods("default").Get(ctx, "harness-gpu-4", metav1.GetOptions{})
 		p16, err2 := cs.CoreV1().Pods("default").Get(ctx, "harness-gpu-16", metav1.GetOptions{})
 		if err1 != nil || err2 != nil {

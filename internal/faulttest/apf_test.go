@@ -73,7 +73,7 @@ func TestAccFault_tinyPriorityLevel(t *testing.T) {
 			seats := waitSeats(ctx, t, c)
 			before := flowMetrics(ctx, t, c)
 
-			f := fleet{prefix: "apf-" + strings.ToLower(name), n: 50, provider: providerAt(kubeconfig), wait: false}
+			f := fleet{prefix: "apf-" + strings.ToLower(name), n: 50, provider: providerAt(kubeconfig), noGroups: true}
 			w := newWorkdir(t, f.config())
 			t.Cleanup(func() { cleanup(t, w, c, f.prefix) })
 			args := func(base []string) []string { return append(append([]string{}, base...), "-parallelism=30") }

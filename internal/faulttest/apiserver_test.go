@@ -17,7 +17,7 @@ import (
 // objects, none tainted, none orphaned or duplicated, and nothing panics.
 func TestAccFault_apiServerKilled(t *testing.T) {
 	c := acctest.Cluster(t)
-	delays := []time.Duration{0, 150 * time.Millisecond, 400 * time.Millisecond, time.Second, 2500 * time.Millisecond}
+	delays := []time.Duration{0, 300 * time.Millisecond, time.Second, 2500 * time.Millisecond}
 	for i, delay := range delays {
 		t.Run(fmt.Sprintf("after %s", delay), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

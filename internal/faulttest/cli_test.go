@@ -40,7 +40,8 @@ func providerBinary(t *testing.T) string {
 			buildErr = err
 			return
 		}
-		dir, err := os.MkdirTemp("", "kubeinfer-faults-provider-")
+		// Shared by every test of the process (sync.Once): t.TempDir would go with the first.
+		dir, err := os.MkdirTemp("", "kubeinfer-faults-provider-") //nolint:usetesting // see above
 		if err != nil {
 			buildErr = err
 			return

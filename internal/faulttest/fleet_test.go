@@ -35,6 +35,10 @@ type fleet struct {
 	// does not exist yet keeps them Pending).
 	nodeSelector string
 	timeout      string // timeouts.create and update; default 2m
+	// noGroups sets replicas = 0: the LWS controller creates no pods, so
+	// destroys do not wait for pods to go (for cases about API requests,
+	// not rollouts).
+	noGroups bool
 }
 
 func providerAt(kubeconfig string) string {
@@ -49,6 +53,10 @@ func (f fleet) config() string {
 	timeout := f.timeout
 	if timeout == "" {
 		timeout = "2m"
+	}
+	replicas := 1
+	if f.noGroups {
+		replicas = 0
 	}
 	selector := ""
 	if f.nodeSelector != "" {
@@ -66,7 +74,7 @@ resource "kubeinfer_leaderworkerset" "fleet" {
     labels    = { "faults.kubeinfer.dev/case" = %[1]q }
   }
   spec = {
-    replicas = 1
+    replicas = %[8]d
     leader_worker_template = {
       size = 2
       worker_template = {
@@ -82,7 +90,7 @@ resource "kubeinfer_leaderworkerset" "fleet" {
     }
   }
 }
-`, f.prefix, f.n, f.wait, image, selector, timeout, namespace)
+`, f.prefix, f.n, f.wait, image, selector, timeout, namespace, replicas)
 }
 
 // liveNames lists the LeaderWorkerSets of a fault case in the cluster, as

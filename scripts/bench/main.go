@@ -2,23 +2,28 @@
 // (`make bench`): for N LeaderWorkerSets and PriorityLevelConfigurations it times
 // `terraform plan` of new objects (provider pointed at an unreachable host), `terraform apply`,
 // a no-change `terraform plan` and `terraform destroy` against a running API server, records
-// the provider's peak RSS and CPU time, times kubectl doing the same work as the floor, and
-// writes a markdown table (bench.md), the raw samples (bench.tsv) and a plot (bench.png, with
-// gnuplot) to the results folder.
+// the provider's and Terraform's peak RSS and CPU time, times kubectl doing the same work as
+// the floor, counts the provider's Kubernetes API requests per object in one extra, untimed
+// cycle with debug logging, and writes a markdown table (bench.md), the raw samples
+// (bench.tsv, requests.tsv) and a plot (bench.png, with gnuplot) to the results folder.
 //
 // The provider's resource usage comes from a wrapper script that dev_overrides points at: it
 // runs the real provider under GNU time (/usr/bin/time), which writes the peak RSS and CPU
-// time of each provider process Terraform starts.
+// time of each provider process Terraform starts. Terraform itself runs under GNU time too.
 package main
 
 import (
+	"bufio"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,8 +38,8 @@ func main() {
 
 type options struct {
 	provider, kubeconfig, terraform, kubectl, gnuplot, timeBin string
-	work, out                                                  string
-	runs                                                       int
+	work, out, note                                            string
+	runs, parallelism                                          int
 	lws, plc                                                   []int
 }
 
@@ -50,8 +55,10 @@ func run() error {
 	flag.StringVar(&o.work, "work", "", "scratch folder (default: a temporary folder)")
 	flag.StringVar(&o.out, "out", "results", "results folder")
 	flag.IntVar(&o.runs, "runs", 3, "runs per operation (the median is reported)")
-	flag.StringVar(&lws, "lws", "1,20,100", "numbers of LeaderWorkerSets")
-	flag.StringVar(&plc, "plc", "20,100", "numbers of PriorityLevelConfigurations")
+	flag.IntVar(&o.parallelism, "parallelism", 10, "terraform plan/apply/destroy -parallelism (Terraform's default: 10)")
+	flag.StringVar(&lws, "lws", "1,20,100", "numbers of LeaderWorkerSets (0: none)")
+	flag.StringVar(&plc, "plc", "20,100", "numbers of PriorityLevelConfigurations (0: none)")
+	flag.StringVar(&o.note, "note", "", "a remark about the machine or the run, written into bench.md")
 	emit := flag.String("emit", "", "only write the configurations and manifests of every case under this folder (for profiling by hand)")
 	flag.Parse()
 	if *emit != "" {
@@ -70,6 +77,12 @@ func run() error {
 	}
 	if o.runs < 1 {
 		return errors.New("-runs must be at least 1")
+	}
+	if o.parallelism < 1 {
+		return errors.New("-parallelism must be at least 1")
+	}
+	if len(o.lws)+len(o.plc) == 0 {
+		return errors.New("nothing to measure: -lws and -plc are both 0")
 	}
 	for _, p := range []*string{&o.provider, &o.kubeconfig} {
 		if *p, err = filepath.Abs(*p); err != nil {
@@ -93,13 +106,16 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	b.loadBefore = loadAverage()
 	start := time.Now()
 	for _, c := range b.cases() {
 		if err := b.runCase(c); err != nil {
 			return fmt.Errorf("%s N=%d: %w", c.kind.Name, c.n, err)
 		}
 	}
-	logf("measured in %s", time.Since(start).Round(time.Second))
+	b.elapsed = time.Since(start)
+	b.loadAfter = loadAverage()
+	logf("measured in %s", b.elapsed.Round(time.Second))
 	return b.report()
 }
 
@@ -140,6 +156,8 @@ func writeCase(dir string, c benchCase, kubeconfig string) error {
 	return os.WriteFile(filepath.Join(dir, "objects.yaml"), manifests, 0o644)
 }
 
+// parseInts parses a comma-separated list of object counts; 0 (or an empty list) means none
+// of that kind.
 func parseInts(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
@@ -148,12 +166,27 @@ func parseInts(s string) ([]int, error) {
 			continue
 		}
 		n, err := strconv.Atoi(f)
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("%q is not a positive number", f)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("%q is not a number of objects", f)
 		}
-		out = append(out, n)
+		if n > 0 {
+			out = append(out, n)
+		}
 	}
 	return out, nil
+}
+
+// loadAverage is the first three fields of /proc/loadavg ("" where there is none).
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
 }
 
 func logf(format string, args ...any) {
@@ -198,22 +231,46 @@ type sample struct {
 	nProc   int           // provider processes started
 	total   time.Duration // user + system time of the command and the children it waited for
 	warning string        // unexpected outcome that did not stop the run
+	// Peak RSS that GNU time reports for the terraform process (Terraform only). The kernel
+	// reports the largest of the process and the children it waited for, so this is
+	// Terraform's own peak only when it is above the provider's (tfRSSOwn); otherwise
+	// Terraform's own peak is at most this.
+	tfRSSKiB int64
 }
+
+// tfRSSOwn reports whether tfRSSKiB is Terraform's own peak RSS rather than, possibly, a
+// provider process's.
+func (s sample) tfRSSOwn() bool { return s.tfRSSKiB > s.rssKiB }
 
 type result struct {
 	tf, floor []sample
+	requests  *requestCount // from the extra, logged cycle (Terraform only)
+}
+
+// requestCount is what the provider logged ("Kubernetes API request") in one Terraform command.
+type requestCount struct {
+	total, retries int
+	byVerb         map[string]int // "METHOD status", e.g. "GET 404"
+	byRPC          map[string]int // "tf_rpc\tMETHOD\tstatus", for requests.tsv
+	logLines       int
+	wall           time.Duration // of the logged command (not reported as a timing)
+	warning        string
 }
 
 type bench struct {
-	o        options
-	env      []string // environment of terraform and kubectl
-	rssDir   string
-	results  map[caseKey]map[string]*result
-	versions map[string]string
+	o                     options
+	env                   []string // environment of terraform and kubectl
+	rssDir                string
+	tfTimeFile            string // where GNU time writes Terraform's usage
+	results               map[caseKey]map[string]*result
+	versions              map[string]string
+	loadBefore, loadAfter string
+	elapsed               time.Duration
 }
 
 func newBench(o options) (*bench, error) {
-	b := &bench{o: o, rssDir: filepath.Join(o.work, "rss"), results: map[caseKey]map[string]*result{}, versions: map[string]string{}}
+	b := &bench{o: o, rssDir: filepath.Join(o.work, "rss"), tfTimeFile: filepath.Join(o.work, "terraform.time"),
+		results: map[caseKey]map[string]*result{}, versions: map[string]string{}}
 	wrapDir := filepath.Join(o.work, "provider")
 	for _, d := range []string{b.rssDir, wrapDir, filepath.Join(o.work, "kubectl-cache")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -280,7 +337,9 @@ func (b *bench) result(c benchCase, op string) *result {
 }
 
 // runCase measures one kind and N: o.runs cycles of plan (offline) / apply / no-change plan /
-// destroy with Terraform, each from empty state and an empty cluster, then the same with kubectl.
+// destroy with Terraform, each from empty state and an empty cluster, then the same with kubectl;
+// then one more Terraform cycle, untimed, with the provider's debug log on to count its
+// Kubernetes API requests (logging would skew the timings).
 func (b *bench) runCase(c benchCase) error {
 	dir := filepath.Join(b.o.work, fmt.Sprintf("%s-%d", strings.ToLower(c.kind.Name), c.n))
 	offline, online := filepath.Join(dir, "offline"), filepath.Join(dir, "online")
@@ -288,51 +347,57 @@ func (b *bench) runCase(c benchCase) error {
 		return err
 	}
 	yamlPath := filepath.Join(dir, "objects.yaml")
+	par := fmt.Sprintf("-parallelism=%d", b.o.parallelism)
 
-	tf := func(dir string, wantExit int, args ...string) (sample, error) {
-		return b.terraform(dir, wantExit, args...)
+	type step struct {
+		op  string
+		run func(logPath string) (sample, error)
+	}
+	// -detailed-exitcode: 2 means changes (expected for new objects), 0 none.
+	steps := []step{
+		{opPlan, func(l string) (sample, error) {
+			return b.terraform(offline, 2, l, "plan", "-input=false", "-no-color", "-detailed-exitcode", par)
+		}},
+		{opApply, func(l string) (sample, error) {
+			return b.terraform(online, 0, l, "apply", "-input=false", "-no-color", "-auto-approve", par)
+		}},
+		{opNoop, func(l string) (sample, error) {
+			return b.terraform(online, 0, l, "plan", "-input=false", "-no-color", "-detailed-exitcode", par)
+		}},
+		{opDestroy, func(l string) (sample, error) {
+			return b.terraform(online, 0, l, "destroy", "-input=false", "-no-color", "-auto-approve", par)
+		}},
 	}
 	kubectl := func(wantExit int, args ...string) (sample, error) {
 		args = append(args, "-f", yamlPath, "--cache-dir", filepath.Join(b.o.work, "kubectl-cache"))
 		return b.command(dir, wantExit, b.o.kubectl, args...)
 	}
-	for r := 1; r <= b.o.runs; r++ {
-		logf("%s N=%d run %d/%d", c.kind.Name, c.n, r, b.o.runs)
+	floor := []struct {
+		op  string
+		run func() (sample, error)
+	}{
+		{opPlan, func() (sample, error) { return kubectl(0, "apply", "--server-side", "--dry-run=server") }},
+		{opApply, func() (sample, error) { return kubectl(0, "apply", "--server-side") }},
+		// diff exits 1 when there are differences; the same field manager as apply.
+		{opNoop, func() (sample, error) { return kubectl(0, "diff", "--server-side", "--field-manager=kubectl") }},
+		{opDestroy, func() (sample, error) { return kubectl(0, "delete", "--wait") }},
+	}
+	resetState := func() {
 		for _, f := range []string{"terraform.tfstate", "terraform.tfstate.backup"} {
 			_ = os.Remove(filepath.Join(online, f))
 		}
-		steps := []struct {
-			op  string
-			run func() (sample, error)
-		}{
-			// -detailed-exitcode: 2 means changes (expected for new objects), 0 none.
-			{opPlan, func() (sample, error) {
-				return tf(offline, 2, "plan", "-input=false", "-no-color", "-detailed-exitcode")
-			}},
-			{opApply, func() (sample, error) { return tf(online, 0, "apply", "-input=false", "-no-color", "-auto-approve") }},
-			{opNoop, func() (sample, error) {
-				return tf(online, 0, "plan", "-input=false", "-no-color", "-detailed-exitcode")
-			}},
-			{opDestroy, func() (sample, error) { return tf(online, 0, "destroy", "-input=false", "-no-color", "-auto-approve") }},
-		}
+	}
+	for r := 1; r <= b.o.runs; r++ {
+		logf("%s N=%d run %d/%d", c.kind.Name, c.n, r, b.o.runs)
+		resetState()
 		for _, s := range steps {
-			smp, err := s.run()
+			smp, err := s.run("")
 			if err != nil {
 				return fmt.Errorf("terraform, %s: %w", s.op, err)
 			}
 			b.result(c, s.op).tf = append(b.result(c, s.op).tf, smp)
-			logf("  terraform %-42s %6.2f s  provider %5.1f MiB, %5.2f s CPU, %d process(es); terraform %5.2f s CPU%s", s.op, smp.wall.Seconds(),
-				float64(smp.rssKiB)/1024, smp.cpu.Seconds(), smp.nProc, (smp.total - smp.cpu).Seconds(), suffix(smp.warning))
-		}
-		floor := []struct {
-			op  string
-			run func() (sample, error)
-		}{
-			{opPlan, func() (sample, error) { return kubectl(0, "apply", "--server-side", "--dry-run=server") }},
-			{opApply, func() (sample, error) { return kubectl(0, "apply", "--server-side") }},
-			// diff exits 1 when there are differences; the same field manager as apply.
-			{opNoop, func() (sample, error) { return kubectl(0, "diff", "--server-side", "--field-manager=kubectl") }},
-			{opDestroy, func() (sample, error) { return kubectl(0, "delete", "--wait") }},
+			logf("  terraform %-42s %6.2f s  provider %5.1f MiB, %5.2f s CPU, %d process(es); terraform %s MiB, %5.2f s CPU%s", s.op, smp.wall.Seconds(),
+				float64(smp.rssKiB)/1024, smp.cpu.Seconds(), smp.nProc, tfRSS(smp), (smp.total - smp.cpu).Seconds(), suffix(smp.warning))
 		}
 		for _, s := range floor {
 			smp, err := s.run()
@@ -343,7 +408,118 @@ func (b *bench) runCase(c benchCase) error {
 			logf("  kubectl   %-42s %6.2f s%s", s.op, smp.wall.Seconds(), suffix(smp.warning))
 		}
 	}
+
+	logf("%s N=%d: one more cycle, untimed, with TF_LOG_PROVIDER=debug to count API requests", c.kind.Name, c.n)
+	resetState()
+	logDir := filepath.Join(dir, "logs")
+	if err := os.MkdirAll(logDir, 0o755); err != nil {
+		return err
+	}
+	for i, s := range steps {
+		logPath := filepath.Join(logDir, fmt.Sprintf("%d-%s.log", i+1, opSlug(s.op)))
+		_ = os.Remove(logPath)
+		smp, err := s.run(logPath)
+		if err != nil {
+			return fmt.Errorf("terraform with debug log, %s: %w", s.op, err)
+		}
+		rc, err := countRequests(logPath)
+		if err != nil {
+			return fmt.Errorf("terraform with debug log, %s: %w", s.op, err)
+		}
+		if rc.logLines == 0 {
+			return fmt.Errorf("terraform with debug log, %s: %s is empty: did TF_LOG_PROVIDER/TF_LOG_PATH take effect?", s.op, logPath)
+		}
+		if s.op != opPlan && rc.total == 0 {
+			smp.warning = strings.TrimPrefix(smp.warning+"; no \"Kubernetes API request\" in the debug log", "; ")
+		}
+		rc.wall, rc.warning = smp.wall, smp.warning
+		b.result(c, s.op).requests = rc
+		logf("  terraform %-42s %6.2f s (logged, not reported)  %d requests, %.2f per object, %d retries: %s%s", s.op, smp.wall.Seconds(),
+			rc.total, float64(rc.total)/float64(c.n), rc.retries, rc.verbs(), suffix(smp.warning))
+	}
 	return nil
+}
+
+func opSlug(op string) string {
+	return map[string]string{opPlan: "plan-offline", opApply: "apply", opNoop: "plan-nochange", opDestroy: "destroy"}[op]
+}
+
+func tfRSS(s sample) string {
+	v := fmt.Sprintf("%5.1f", float64(s.tfRSSKiB)/1024)
+	if !s.tfRSSOwn() {
+		return "≤" + v
+	}
+	return v
+}
+
+// The provider's request line and its retry line, in hclog's text format as Terraform writes it
+// to TF_LOG_PATH, e.g.
+//
+//	... [DEBUG] provider.terraform-provider-kubeinfer: Kubernetes API request: @module=kubeinfer attempts=1 duration_ms=4 method=GET path=/... status=200 tf_rpc=ReadResource ...
+var fieldRE = regexp.MustCompile(`(?:^|\s)(method|status|tf_rpc)=("(?:[^"\\]|\\.)*"|\S*)`)
+
+const (
+	requestMessage = "Kubernetes API request"
+	retryMessage   = "Retrying a Kubernetes API request"
+)
+
+// countRequests counts the provider's "Kubernetes API request" lines in a Terraform log file,
+// by method and status. The retry lines ("Retrying a Kubernetes API request") are counted
+// apart: each request is logged once when it is done, whatever its attempts.
+func countRequests(path string) (*requestCount, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rc := &requestCount{byVerb: map[string]int{}, byRPC: map[string]int{}}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		rc.logLines++
+		if !strings.Contains(line, requestMessage) {
+			continue
+		}
+		if strings.Contains(line, retryMessage) {
+			rc.retries++
+			continue
+		}
+		fields := map[string]string{"method": "?", "status": "-", "tf_rpc": "?"}
+		for _, m := range fieldRE.FindAllStringSubmatch(line, -1) {
+			fields[m[1]] = strings.Trim(m[2], `"`)
+		}
+		rc.total++
+		rc.byVerb[fields["method"]+" "+fields["status"]]++
+		rc.byRPC[fields["tf_rpc"]+"\t"+fields["method"]+"\t"+fields["status"]]++
+	}
+	return rc, sc.Err()
+}
+
+// verbs is the breakdown by method and status, most frequent first: "GET 200: 300, PATCH 201: 300".
+func (rc *requestCount) verbs() string {
+	if rc == nil || rc.total == 0 {
+		return "none"
+	}
+	keys := make([]string, 0, len(rc.byVerb))
+	for k := range rc.byVerb {
+		keys = append(keys, k)
+	}
+	sortByCount(keys, rc.byVerb)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s: %d", k, rc.byVerb[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sortByCount(keys []string, counts map[string]int) {
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := cmp.Compare(counts[b], counts[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
 }
 
 func suffix(w string) string {
@@ -353,14 +529,24 @@ func suffix(w string) string {
 	return "  WARNING: " + w
 }
 
-// terraform runs one Terraform command and collects the provider processes' usage.
-func (b *bench) terraform(dir string, wantExit int, args ...string) (sample, error) {
+// terraform runs one Terraform command under GNU time and collects its and the provider
+// processes' usage. With logPath, the provider logs at debug level to that file.
+func (b *bench) terraform(dir string, wantExit int, logPath string, args ...string) (sample, error) {
 	if err := clearDir(b.rssDir); err != nil {
 		return sample{}, err
 	}
-	s, err := b.command(dir, wantExit, b.o.terraform, args...)
+	_ = os.Remove(b.tfTimeFile)
+	env := b.env
+	if logPath != "" {
+		env = append(slices.Clip(env), "TF_LOG_PROVIDER=debug", "TF_LOG_PATH="+logPath)
+	}
+	wrap := []string{b.o.timeBin, "-q", "-f", "%M %U %S", "-o", b.tfTimeFile}
+	s, err := b.run(dir, wantExit, env, wrap, b.o.terraform, args...)
 	if err != nil {
 		return s, err
+	}
+	if s.tfRSSKiB, _, err = readGNUTime(b.tfTimeFile); err != nil {
+		return s, fmt.Errorf("terraform's usage: %w", err)
 	}
 	s.rssKiB, s.cpu, s.nProc, err = b.providerUsage()
 	if err == nil && s.nProc == 0 {
@@ -369,13 +555,21 @@ func (b *bench) terraform(dir string, wantExit int, args ...string) (sample, err
 	return s, err
 }
 
-// command runs a command and times it. An exit status other than wantExit fails the run,
-// except a no-change check that finds changes (exit 2 of plan -detailed-exitcode, 1 of
-// kubectl diff), which is recorded as a warning: the time is still meaningful.
+// command runs a command and times it.
 func (b *bench) command(dir string, wantExit int, name string, args ...string) (sample, error) {
-	cmd := exec.Command(name, args...)
+	return b.run(dir, wantExit, b.env, nil, name, args...)
+}
+
+// run runs name with args, after the words of wrap when there are any, and times it. An exit
+// status other than wantExit fails the run, except a no-change check that finds changes
+// (exit 2 of plan -detailed-exitcode, 1 of kubectl diff), which is recorded as a warning: the
+// time is still meaningful. (GNU time exits with its command's status.)
+func (b *bench) run(dir string, wantExit int, env, wrap []string, name string, args ...string) (sample, error) {
+	argv := append(slices.Clone(wrap), name)
+	argv = append(argv, args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = b.env
+	cmd.Env = env
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
@@ -432,27 +626,37 @@ func (b *bench) providerUsage() (rssKiB int64, cpu time.Duration, n int, err err
 		return 0, 0, 0, err
 	}
 	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(b.rssDir, e.Name()))
+		rss, c, err := readGNUTime(filepath.Join(b.rssDir, e.Name()))
 		if err != nil {
 			return 0, 0, 0, err
 		}
-		// The last line holds the format; a line before it may report a signal.
-		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-		f := strings.Fields(lines[len(lines)-1])
-		if len(f) != 3 {
-			return 0, 0, 0, fmt.Errorf("unexpected output of GNU time in %s: %q", e.Name(), data)
-		}
-		rss, err1 := strconv.ParseInt(f[0], 10, 64)
-		user, err2 := strconv.ParseFloat(f[1], 64)
-		sys, err3 := strconv.ParseFloat(f[2], 64)
-		if err := errors.Join(err1, err2, err3); err != nil {
-			return 0, 0, 0, fmt.Errorf("output of GNU time in %s: %w", e.Name(), err)
-		}
 		rssKiB = max(rssKiB, rss)
-		cpu += time.Duration((user + sys) * float64(time.Second))
+		cpu += c
 		n++
 	}
 	return rssKiB, cpu, n, nil
+}
+
+// readGNUTime reads a file that GNU time wrote with -f '%M %U %S': the peak RSS (KiB) and the
+// user + system time.
+func readGNUTime(path string) (rssKiB int64, cpu time.Duration, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	// The last line holds the format; a line before it may report a signal.
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	f := strings.Fields(lines[len(lines)-1])
+	if len(f) != 3 {
+		return 0, 0, fmt.Errorf("unexpected output of GNU time in %s: %q", filepath.Base(path), data)
+	}
+	rss, err1 := strconv.ParseInt(f[0], 10, 64)
+	user, err2 := strconv.ParseFloat(f[1], 64)
+	sys, err3 := strconv.ParseFloat(f[2], 64)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return 0, 0, fmt.Errorf("output of GNU time in %s: %w", filepath.Base(path), err)
+	}
+	return rss, time.Duration((user + sys) * float64(time.Second)), nil
 }
 
 func numCPU() int { return runtime.NumCPU() }

@@ -52,9 +52,12 @@ type row struct {
 	op                  string
 	med, lo, hi, floor  float64
 	rssMiB, cpuS, tfCPU float64
+	tfRSSMiB            float64
+	tfRSSOwn            bool // tfRSSMiB is Terraform's own peak (above every provider process's)
 	targets, verdict    []string
 	warnings            int
 	procs               int
+	requests            *requestCount
 }
 
 func (b *bench) rows() []row {
@@ -68,7 +71,12 @@ func (b *bench) rows() []row {
 			secs := seconds(r.tf)
 			rw := row{c: c, op: op, med: median(secs), lo: slices.Min(secs), hi: slices.Max(secs), floor: median(seconds(r.floor))}
 			var rss, cpu, tfCPU []float64
+			rw.requests = r.requests
+			rw.tfRSSOwn = true
 			for _, s := range r.tf {
+				if mib := float64(s.tfRSSKiB) / 1024; mib >= rw.tfRSSMiB {
+					rw.tfRSSMiB, rw.tfRSSOwn = mib, s.tfRSSOwn()
+				}
 				rss = append(rss, float64(s.rssKiB)/1024)
 				cpu = append(cpu, s.cpu.Seconds())
 				tfCPU = append(tfCPU, (s.total - s.cpu).Seconds())
@@ -114,10 +122,17 @@ func (b *bench) report() error {
 	var md strings.Builder
 	host, _ := os.Hostname()
 	fmt.Fprintf(&md, "# kubeinfer provider benchmark\n\n")
-	fmt.Fprintf(&md, "%s on %s (%d CPUs); %s; %s; API server: local etcd + kube-apiserver (internal/acctest); %d runs per operation, median reported.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), host, numCPU(), b.versions["terraform"], b.versions["kubectl"], b.o.runs)
-	md.WriteString("| kind | operation | N | median s | min–max s | floor s | ratio | provider peak RSS MiB | provider CPU s | terraform CPU s | target | result |\n")
-	md.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|---|\n")
+	fmt.Fprintf(&md, "%s on %s (%d CPUs); %s; %s; API server: local etcd + kube-apiserver (internal/acctest); %d runs per operation, median reported; "+
+		"`-parallelism=%d`.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), host, numCPU(), b.versions["terraform"], b.versions["kubectl"], b.o.runs, b.o.parallelism)
+	if b.loadBefore != "" {
+		fmt.Fprintf(&md, "Load average (1, 5, 15 min) before the measurements: %s; after: %s; measured in %s.\n\n", b.loadBefore, b.loadAfter, b.elapsed.Round(time.Second))
+	}
+	if b.o.note != "" {
+		fmt.Fprintf(&md, "Note: %s\n\n", b.o.note)
+	}
+	md.WriteString("| kind | operation | N | median s | min–max s | floor s | ratio | provider peak RSS MiB | terraform peak RSS MiB | provider CPU s | terraform CPU s | target | result |\n")
+	md.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|---|\n")
 	for _, r := range rows {
 		ratio := "–"
 		if r.floor > 0 {
@@ -130,16 +145,38 @@ func (b *bench) report() error {
 		if len(r.verdict) > 0 {
 			verdict = strings.Join(r.verdict, "; ")
 		}
-		fmt.Fprintf(&md, "| %s | %s | %d | %.2f | %.2f–%.2f | %.2f | %s | %.1f | %.2f | %.2f | %s | %s |\n",
-			r.c.kind.Name, r.op, r.c.n, r.med, r.lo, r.hi, r.floor, ratio, r.rssMiB, r.cpuS, r.tfCPU, target, verdict)
+		tfRSS := fmt.Sprintf("%.1f", r.tfRSSMiB)
+		if !r.tfRSSOwn {
+			tfRSS = "≤ " + tfRSS
+		}
+		fmt.Fprintf(&md, "| %s | %s | %d | %.2f | %.2f–%.2f | %.2f | %s | %.1f | %s | %.2f | %.2f | %s | %s |\n",
+			r.c.kind.Name, r.op, r.c.n, r.med, r.lo, r.hi, r.floor, ratio, r.rssMiB, tfRSS, r.cpuS, r.tfCPU, target, verdict)
+	}
+	md.WriteString("\nKubernetes API requests of the provider, from one extra Terraform cycle per case with `TF_LOG_PROVIDER=debug` " +
+		"and `TF_LOG_PATH` (not timed: the logging would skew the timings): the lines \"Kubernetes API request\" " +
+		"(one per request, logged when it is done, whatever its attempts) by method and response status; " +
+		"retries are the \"Retrying a Kubernetes API request\" lines.\n\n")
+	md.WriteString("| kind | operation | N | requests | per object | by method and status | retries | logged run s |\n")
+	md.WriteString("|---|---|--:|--:|--:|---|--:|--:|\n")
+	for _, r := range rows {
+		rc := r.requests
+		if rc == nil {
+			continue
+		}
+		fmt.Fprintf(&md, "| %s | %s | %d | %d | %.2f | %s | %d | %.2f%s |\n", r.c.kind.Name, r.op, r.c.n, rc.total,
+			float64(rc.total)/float64(r.c.n), rc.verbs(), rc.retries, rc.wall.Seconds(), suffix(rc.warning))
 	}
 	md.WriteString("\nLWS: the vLLM LeaderWorkerSet of `lwsfixture.VLLM` (2 groups of size 4, two pod templates with GPUs, " +
 		"probes, env from a Secret, a memory emptyDir and zone spreading), `wait_for_rollout = false`. " +
 		"PLC: a `Limited` PriorityLevelConfiguration with queuing.\n\n")
 	md.WriteString("Terraform: each cycle starts from empty state and an empty cluster. \"plan, new objects\" runs with the provider " +
 		"configured for `https://127.0.0.1:1`, where nothing listens: it succeeds only because plans never contact the cluster. " +
-		"The other operations use the running API server. Terraform's default parallelism (10).\n\n")
-	md.WriteString("Provider peak RSS: the largest of any provider process over the runs, from GNU time; provider CPU: user + system " +
+		"The other operations use the running API server. " +
+		parallelismNote(b.o.parallelism) + "\n\n")
+	md.WriteString("Provider peak RSS: the largest of any provider process over the runs, from GNU time; terraform peak RSS: the largest " +
+		"over the runs of what GNU time reports for the terraform process, which the kernel reports as the largest of the process and the " +
+		"children it waited for (the provider processes): \"≤\" marks a figure that is not above the provider's and so may be the " +
+		"provider's; Terraform's own peak is then at most that. Provider CPU: user + system " +
 		"time of the provider processes (median); terraform CPU: user + system time of Terraform itself (its waited-for children minus the provider). " +
 		"The machine's cores are shared with etcd and kube-apiserver.\n\n")
 	md.WriteString("Floor (same objects as YAML, `kubectl --cache-dir` warm after the first run):\n\n")
@@ -151,7 +188,7 @@ func (b *bench) report() error {
 	}
 
 	var tsv strings.Builder
-	tsv.WriteString("kind\tN\toperation\ttool\trun\tseconds\tprovider_rss_mib\tprovider_cpu_s\tprovider_processes\tcommand_cpu_s\twarning\n")
+	tsv.WriteString("kind\tN\toperation\ttool\trun\tseconds\tprovider_rss_mib\tprovider_cpu_s\tprovider_processes\tcommand_cpu_s\twarning\tterraform_rss_mib\n")
 	for _, c := range b.cases() {
 		for _, op := range operations {
 			r := b.results[c.key()][op]
@@ -159,15 +196,35 @@ func (b *bench) report() error {
 				continue
 			}
 			for i, s := range r.tf {
-				fmt.Fprintf(&tsv, "%s\t%d\t%s\tterraform\t%d\t%.3f\t%.1f\t%.3f\t%d\t%.3f\t%s\n", c.kind.Name, c.n, op, i+1, s.wall.Seconds(),
-					float64(s.rssKiB)/1024, s.cpu.Seconds(), s.nProc, s.total.Seconds(), s.warning)
+				fmt.Fprintf(&tsv, "%s\t%d\t%s\tterraform\t%d\t%.3f\t%.1f\t%.3f\t%d\t%.3f\t%s\t%.1f\n", c.kind.Name, c.n, op, i+1, s.wall.Seconds(),
+					float64(s.rssKiB)/1024, s.cpu.Seconds(), s.nProc, s.total.Seconds(), s.warning, float64(s.tfRSSKiB)/1024)
 			}
 			for i, s := range r.floor {
-				fmt.Fprintf(&tsv, "%s\t%d\t%s\tkubectl\t%d\t%.3f\t\t\t\t%.3f\t%s\n", c.kind.Name, c.n, op, i+1, s.wall.Seconds(), s.total.Seconds(), s.warning)
+				fmt.Fprintf(&tsv, "%s\t%d\t%s\tkubectl\t%d\t%.3f\t\t\t\t%.3f\t%s\t\n", c.kind.Name, c.n, op, i+1, s.wall.Seconds(), s.total.Seconds(), s.warning)
 			}
 		}
 	}
 	if err := os.WriteFile(filepath.Join(b.o.out, "bench.tsv"), []byte(tsv.String()), 0o644); err != nil {
+		return err
+	}
+
+	var req strings.Builder
+	req.WriteString("kind\tN\toperation\ttf_rpc\tmethod\tstatus\trequests\tper_object\n")
+	for _, r := range rows {
+		if r.requests == nil {
+			continue
+		}
+		keys := make([]string, 0, len(r.requests.byRPC))
+		for k := range r.requests.byRPC {
+			keys = append(keys, k)
+		}
+		sortByCount(keys, r.requests.byRPC)
+		for _, k := range keys {
+			n := r.requests.byRPC[k]
+			fmt.Fprintf(&req, "%s\t%d\t%s\t%s\t%d\t%.3f\n", r.c.kind.Name, r.c.n, r.op, k, n, float64(n)/float64(r.c.n))
+		}
+	}
+	if err := os.WriteFile(filepath.Join(b.o.out, "requests.tsv"), []byte(req.String()), 0o644); err != nil {
 		return err
 	}
 	fmt.Print(md.String())
@@ -201,8 +258,20 @@ func (b *bench) plot(rows []row) error {
 	}
 	fmt.Fprintf(&gp, "set terminal pngcairo size %d,560 noenhanced font 'sans,10'\nset output %q\n", 620*len(kinds), png)
 	fmt.Fprintf(&gp, "set multiplot layout 1,%d title 'kubeinfer: median wall time against N (solid: terraform, dashed: kubectl floor)'\n", len(kinds))
-	gp.WriteString("set logscale x\nset xrange [0.8:130]\nset xtics (1, 5, 10, 20, 50, 100)\nset xlabel 'N objects'\n" +
-		"set ylabel 'seconds'\nset yrange [0:*]\nset grid\nset key top left\n")
+	// The x axis spans the measured N, with a tic at each.
+	var ns []int
+	for _, c := range b.cases() {
+		if !slices.Contains(ns, c.n) {
+			ns = append(ns, c.n)
+		}
+	}
+	slices.Sort(ns)
+	tics := make([]string, len(ns))
+	for i, n := range ns {
+		tics[i] = fmt.Sprint(n)
+	}
+	fmt.Fprintf(&gp, "set logscale x\nset xrange [%g:%g]\nset xtics (%s)\n", 0.8*float64(ns[0]), 1.3*float64(ns[len(ns)-1]), strings.Join(tics, ", "))
+	gp.WriteString("set xlabel 'N objects'\nset ylabel 'seconds'\nset yrange [0:*]\nset grid\nset key top left\n")
 	for ki, kind := range kinds {
 		fmt.Fprintf(&gp, "set title '%s'\nplot \\\n", kind)
 		var parts []string
@@ -226,6 +295,13 @@ func (b *bench) plot(rows []row) error {
 	if out, err := exec.Command(gnuplot, gpPath).CombinedOutput(); err != nil {
 		return fmt.Errorf("gnuplot %s: %w\n%s", gpPath, err, out)
 	}
-	logf("wrote %s, %s, %s", filepath.Join(b.o.out, "bench.md"), filepath.Join(b.o.out, "bench.tsv"), png)
+	logf("wrote %s, %s, %s, %s", filepath.Join(b.o.out, "bench.md"), filepath.Join(b.o.out, "bench.tsv"), filepath.Join(b.o.out, "requests.tsv"), png)
 	return nil
+}
+
+func parallelismNote(p int) string {
+	if p == 10 {
+		return "`terraform plan`, `apply` and `destroy` run with `-parallelism=10` (Terraform's default)."
+	}
+	return fmt.Sprintf("`terraform plan`, `apply` and `destroy` run with `-parallelism=%d` (Terraform's default: 10).", p)
 }

@@ -5,12 +5,23 @@
 # LeaderWorkerSet CRD, internal/acctest/cmd/kubeinfer-testcluster) and runs the
 # driver in this folder (scripts/bench/*.go), which times terraform plan / apply /
 # no-change plan / destroy and the kubectl floor for N LeaderWorkerSets and
-# PriorityLevelConfigurations and writes bench.md, bench.tsv, bench.gp and
-# bench.png to the results folder. Takes about 5-8 minutes on 2 cores.
+# PriorityLevelConfigurations, records the provider's and Terraform's peak RSS
+# (GNU time), counts the provider's Kubernetes API requests per object in one
+# extra, untimed cycle with TF_LOG_PROVIDER=debug, and writes bench.md, bench.tsv,
+# requests.tsv, bench.gp and bench.png to the results folder. Takes about 5-8
+# minutes on 2 cores.
 #
 # Arguments are passed to the driver, e.g.
 #   scripts/bench/run.sh -runs 5 -lws 1,20,100,200 -plc 20
 #   make bench-terraform BENCH_ARGS="-runs 1 -lws 20 -plc 20"
+# -lws 0 or -plc 0 leaves that kind out; -parallelism N (default 10, Terraform's
+# default) is passed to terraform plan, apply and destroy.
+#
+# Scale case (300 LeaderWorkerSets, parallelism 30; results in results/scale-300/):
+#   BENCH_RESULTS_DIR=scripts/bench/results/scale-300 \
+#     make bench-terraform BENCH_ARGS="-runs 1 -lws 300 -plc 0 -parallelism 30"
+# or, the same without make:
+#   BENCH_RESULTS_DIR=scripts/bench/results/scale-300 scripts/bench/run.sh -runs 1 -lws 300 -plc 0 -parallelism 30
 #
 # Environment:
 #   BENCH_RESULTS_DIR  results folder (default: scripts/bench/results)
