@@ -122,9 +122,9 @@ func (b *bench) report() error {
 	var md strings.Builder
 	host, _ := os.Hostname()
 	fmt.Fprintf(&md, "# kubeinfer provider benchmark\n\n")
-	fmt.Fprintf(&md, "%s on %s (%d CPUs); %s; %s; API server: local etcd + kube-apiserver (internal/acctest); %d runs per operation, median reported; "+
+	fmt.Fprintf(&md, "%s on %s (%d CPUs); %s; %s; API server: local etcd + kube-apiserver (internal/acctest); %d run%s per operation, median reported; "+
 		"`-parallelism=%d`.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), host, numCPU(), b.versions["terraform"], b.versions["kubectl"], b.o.runs, b.o.parallelism)
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), host, numCPU(), b.versions["terraform"], b.versions["kubectl"], b.o.runs, plural(b.o.runs), b.o.parallelism)
 	if b.loadBefore != "" {
 		fmt.Fprintf(&md, "Load average (1, 5, 15 min) before the measurements: %s; after: %s; measured in %s.\n\n", b.loadBefore, b.loadAfter, b.elapsed.Round(time.Second))
 	}
@@ -271,7 +271,8 @@ func (b *bench) plot(rows []row) error {
 		tics[i] = fmt.Sprint(n)
 	}
 	fmt.Fprintf(&gp, "set logscale x\nset xrange [%g:%g]\nset xtics (%s)\n", 0.8*float64(ns[0]), 1.3*float64(ns[len(ns)-1]), strings.Join(tics, ", "))
-	gp.WriteString("set xlabel 'N objects'\nset ylabel 'seconds'\nset yrange [0:*]\nset grid\nset key top left\n")
+	// Head room above the data for the key.
+	gp.WriteString("set xlabel 'N objects'\nset ylabel 'seconds'\nset yrange [0:*]\nset offsets 0, 0, graph 0.45, 0\nset grid\nset key top left\n")
 	for ki, kind := range kinds {
 		fmt.Fprintf(&gp, "set title '%s'\nplot \\\n", kind)
 		var parts []string
@@ -304,4 +305,11 @@ func parallelismNote(p int) string {
 		return "`terraform plan`, `apply` and `destroy` run with `-parallelism=10` (Terraform's default)."
 	}
 	return fmt.Sprintf("`terraform plan`, `apply` and `destroy` run with `-parallelism=%d` (Terraform's default: 10).", p)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

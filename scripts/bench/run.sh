@@ -17,7 +17,8 @@
 # -lws 0 or -plc 0 leaves that kind out; -parallelism N (default 10, Terraform's
 # default) is passed to terraform plan, apply and destroy.
 #
-# Scale case (300 LeaderWorkerSets, parallelism 30; results in results/scale-300/):
+# Scale case (300 LeaderWorkerSets, parallelism 30; results in results/scale-300/;
+# about 18 minutes on 2 cores shared with another test job):
 #   BENCH_RESULTS_DIR=scripts/bench/results/scale-300 \
 #     make bench-terraform BENCH_ARGS="-runs 1 -lws 300 -plc 0 -parallelism 30"
 # or, the same without make:

@@ -19,6 +19,7 @@ set xtics (300)
 set xlabel 'N objects'
 set ylabel 'seconds'
 set yrange [0:*]
+set offsets 0, 0, graph 0.45, 0
 set grid
 set key top left
 set title 'LWS'
