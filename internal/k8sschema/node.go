@@ -140,6 +140,9 @@ type builder struct {
 	sens    map[string]bool
 	keys    map[string]bool
 	visited map[reflect.Type]int
+	// paths are the JSON field paths of the type (skipped ones included), to reject options
+	// that name no field.
+	paths map[string]bool
 }
 
 var (
@@ -157,14 +160,56 @@ var EmbeddedMetadataFields = []string{"name", "namespace", "labels", "annotation
 
 // Build derives the node tree of a Go struct type. The root node has no names.
 func Build(t reflect.Type, opts Options) *Node {
-	b := &builder{opts: opts, skip: set(opts.Skip), sens: set(opts.Sensitive), keys: set(opts.KeysFromPrior), visited: map[reflect.Type]int{}}
+	b := &builder{opts: opts, skip: set(opts.Skip), sens: set(opts.Sensitive), keys: set(opts.KeysFromPrior),
+		visited: map[reflect.Type]int{}, paths: map[string]bool{}}
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	root := &Node{Kind: KindObject, GoType: t}
 	b.fillStruct(root, t, "", Optional)
+	if unknown := b.unknownOptionPaths(); len(unknown) > 0 {
+		// A typo in an option would silently change nothing (or an attribute's mode): refuse it.
+		panic(fmt.Sprintf("k8sschema.Build(%s): options name no field: %s", t, strings.Join(unknown, ", ")))
+	}
 	root.computeTypes()
 	return root
+}
+
+// unknownOptionPaths lists the option keys (Only, Skip, Modes, Sensitive, KeysFromPrior,
+// Equivalents, Notes, Descriptions) that are not a JSON field path of the type.
+func (b *builder) unknownOptionPaths() []string {
+	var unknown []string
+	check := func(option, path string) {
+		if !b.paths[path] {
+			unknown = append(unknown, fmt.Sprintf("%s[%q]", option, path))
+		}
+	}
+	for p := range b.opts.Only {
+		check("Only", p)
+	}
+	for _, p := range b.opts.Skip {
+		check("Skip", p)
+	}
+	for p := range b.opts.Modes {
+		check("Modes", p)
+	}
+	for _, p := range b.opts.Sensitive {
+		check("Sensitive", p)
+	}
+	for _, p := range b.opts.KeysFromPrior {
+		check("KeysFromPrior", p)
+	}
+	for p := range b.opts.Equivalents {
+		check("Equivalents", p)
+	}
+	for p := range b.opts.Notes {
+		check("Notes", p)
+	}
+	for p := range b.opts.Descriptions {
+		check("Descriptions", p)
+	}
+	sort.Strings(unknown)
+	return unknown
 }
 
 func set(items []string) map[string]bool {
@@ -245,6 +290,7 @@ func (b *builder) node(t reflect.Type, p string, parentMode Mode) *Node {
 
 // fillStruct adds the JSON fields of t (inlined embedded structs included) to n.
 func (b *builder) fillStruct(n *Node, t reflect.Type, p string, mode Mode) {
+	b.paths[p] = true
 	n.byTF = map[string]*Node{}
 	n.byJSON = map[string]*Node{}
 	docs := swaggerDocs(t)
@@ -289,6 +335,7 @@ func (b *builder) addFields(n *Node, t reflect.Type, index []int, p string, mode
 			name = f.Name
 		}
 		fp := join(p, name)
+		b.paths[fp] = true
 		if b.skip[fp] || (only != nil && !only[name]) {
 			continue
 		}
