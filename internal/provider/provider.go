@@ -86,7 +86,7 @@ func NewServer(version string) func() tfprotov6.ProviderServer {
 	return func() tfprotov6.ProviderServer {
 		p := &kubeinferProvider{version: version}
 		inner := providerserver.NewProtocol6(p)()
-		return kube.WithFastPlan(inner, p.ProviderData, TypeName, leaderworkerset.Kind, prioritylevelconfiguration.Kind, flowschema.Kind)
+		return kube.WithFastPlan(inner, p.ProviderData, TypeName, kinds...)
 	}
 }
 
@@ -456,24 +456,29 @@ func SettingsFrom(ctx context.Context, m ProviderModel, getenv func(string) stri
 
 // Resources returns the resources of the provider.
 func (p *kubeinferProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{
-		// ---- Registered resources (explicit list; keep sorted) ----
-		flowschema.NewResource,
-		leaderworkerset.NewResource,
-		prioritylevelconfiguration.NewResource,
-		// ---- end of registered resources ----
+	out := make([]func() resource.Resource, 0, len(kinds))
+	for _, k := range kinds {
+		out = append(out, kube.NewResource(k))
 	}
+	return out
+}
+
+// kinds are the Kubernetes kinds the provider manages: each is a resource and a data source of
+// the same name, served by the framework and by the fast path (kube.WithFastPlan) from this one
+// list, so a kind cannot be registered with one and missed by the other. Keep it sorted.
+var kinds = []*kube.Kind{
+	flowschema.Kind,
+	leaderworkerset.Kind,
+	prioritylevelconfiguration.Kind,
 }
 
 // DataSources returns the data sources of the provider.
 func (p *kubeinferProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{
-		// ---- Registered data sources (explicit list; keep sorted) ----
-		flowschema.NewDataSource,
-		leaderworkerset.NewDataSource,
-		prioritylevelconfiguration.NewDataSource,
-		// ---- end of registered data sources ----
+	out := make([]func() datasource.DataSource, 0, len(kinds))
+	for _, k := range kinds {
+		out = append(out, kube.NewDataSource(k))
 	}
+	return out
 }
 
 // Functions returns the provider-defined functions.
