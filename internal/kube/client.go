@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -235,6 +236,12 @@ func (r *RetryRoundTripper) roundTrip(req *http.Request) (*http.Response, int, e
 			try.Body = body
 		}
 		resp, err := r.Next.RoundTrip(try)
+		if err == nil && !streaming(req) {
+			// Read the answer here: a connection cut off mid-body would otherwise surface later,
+			// in client-go's decoding ("unexpected error when reading response body"), past
+			// the reach of this retry.
+			resp, err = buffered(resp)
+		}
 		if attempt >= r.MaxAttempts || !shouldRetry(resp, err) {
 			return resp, attempt, err
 		}
@@ -269,6 +276,26 @@ func (r *RetryRoundTripper) roundTrip(req *http.Request) (*http.Response, int, e
 			delay = r.MaxDelay
 		}
 	}
+}
+
+// streaming reports a request whose answer is a stream (a watch), read as events arrive.
+func streaming(req *http.Request) bool {
+	q := req.URL.Query()
+	w := q.Get("watch")
+	return w == "true" || w == "1" || q.Get("follow") == "true"
+}
+
+// buffered reads resp's body into memory; an error reading it (the connection lost mid-body)
+// is returned as the request's error.
+func buffered(resp *http.Response) (*http.Response, error) {
+	body, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	return resp, nil
 }
 
 // retryable reports whether req is idempotent and can be re-sent.

@@ -604,3 +604,43 @@ func TestClientEndToEnd(t *testing.T) {
 		t.Errorf("calls = %d, want 3", calls.Load())
 	}
 }
+
+// resetReader gives some bytes, then fails as a connection reset by the peer does.
+type resetReader struct{ sent bool }
+
+func (r *resetReader) Read(p []byte) (int, error) {
+	if !r.sent {
+		r.sent = true
+		return copy(p, `{"kind":`), nil
+	}
+	return 0, &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}
+}
+
+func cutMidBody(req *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(&resetReader{}), Request: req}, nil
+}
+
+// A response cut off mid-body (found by the fault suite's flaky proxy: "unexpected error when
+// reading response body") is retried like a lost connection; a watch's stream is left to the
+// watcher, which re-establishes it.
+func TestRetryRoundTripperBodyCutOff(t *testing.T) {
+	s := &scripted{results: []func(*http.Request) (*http.Response, error){cutMidBody, status(200)}}
+	req, _ := http.NewRequest(http.MethodGet, "https://k8s.example.com/apis/leaderworkerset.x-k8s.io/v1/namespaces/default/leaderworkersets/x", nil)
+	resp, err := fastRetry(s).RoundTrip(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("got %v, %v", resp, err)
+	}
+	if b, _ := io.ReadAll(resp.Body); string(b) != "x" || s.calls != 2 {
+		t.Errorf("body %q after %d calls, want %q after 2", b, s.calls, "x")
+	}
+
+	s = &scripted{results: []func(*http.Request) (*http.Response, error){cutMidBody, status(200)}}
+	watch, _ := http.NewRequest(http.MethodGet, "https://k8s.example.com/apis/leaderworkerset.x-k8s.io/v1/namespaces/default/leaderworkersets?watch=true", nil)
+	resp, err = fastRetry(s).RoundTrip(watch)
+	if err != nil || s.calls != 1 {
+		t.Fatalf("a watch was buffered or retried: %v, %d calls", err, s.calls)
+	}
+	if _, err := io.ReadAll(resp.Body); err == nil {
+		t.Error("the watch's stream error did not reach the watcher")
+	}
+}
