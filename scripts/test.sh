@@ -67,7 +67,7 @@ phase_terraform() {
 		echo "Install Terraform >= 1.8 (https://developer.hashicorp.com/terraform/install), or set TERRAFORM=/path/to/terraform." >&2
 		return 1
 	fi
-	"$TERRAFORM" version | head -n1
+	"$TERRAFORM" version | sed -n 1p # sed reads everything: head could end the CLI with SIGPIPE, failing the phase under pipefail
 }
 
 phase_hygiene() {
@@ -152,7 +152,7 @@ phase_release() {
 
 phase_tofu() {
 	tofu_bin=$(scripts/tool.sh tofu) || return 1
-	"$tofu_bin" version | head -n1
+	"$tofu_bin" version | sed -n 1p
 }
 
 ensure_tofu() {

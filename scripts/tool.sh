@@ -31,7 +31,7 @@ esac
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 gomod=$root/tools/$moddir/go.mod
-version=$(awk -v m="$mod" '($1 == "require" && $2 == m) { print $3 } ($1 == m && $2 ~ /^v/) { print $2 }' "$gomod" | head -n1)
+version=$(awk -v m="$mod" '($1 == "require" && $2 == m) { print $3; exit } ($1 == m && $2 ~ /^v/) { print $2; exit }' "$gomod")
 [[ -n $version ]] || {
 	echo "tool.sh: cannot find the version of $mod in $gomod" >&2
 	exit 1

@@ -18,9 +18,10 @@ command -v "$cli" >/dev/null 2>&1 || {
 
 # OpenTofu resolves "kubeinfer/kubeinfer" on its own registry host.
 host=registry.terraform.io
-if "$cli" version 2>/dev/null | head -n1 | grep -qi opentofu; then
-	host=registry.opentofu.org
-fi
+# (No `| head | grep -q`: under pipefail, a reader that stops early can fail the pipeline.)
+case $("$cli" version 2>/dev/null) in
+*OpenTofu*) host=registry.opentofu.org ;;
+esac
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/kubeinfer-validate.XXXXXX")
 trap 'rm -rf -- "$work"' EXIT
