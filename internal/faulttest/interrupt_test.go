@@ -154,6 +154,9 @@ func TestAccFault_interrupt(t *testing.T) {
 		r.interrupt()
 		res := r.wait()
 		w.checkNoPanic(res)
+		if strings.Contains(res.out, "Cannot apply") && !strings.Contains(res.out, "Interrupted: Terraform was stopped") {
+			t.Errorf("an apply cut off by the interrupt is not reported as an interrupt:\n%s", res)
+		}
 		made := len(w.stateIDs(ctx)) // fails the test on a tainted object
 		t.Logf("SIGINT at the first create: exit %d, %d of %d in state, %d in the cluster (%s)", res.code, made, n,
 			len(liveNames(ctx, t, c.Dynamic(), f.prefix)), summary(res.out))

@@ -3,6 +3,7 @@ package kube
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -517,6 +518,12 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 	out, err := ri.Patch(ctx, meta.name, applyPatchType, body, patchOptions(r.fieldManager(), force))
 	if err != nil {
 		summary := fmt.Sprintf("Cannot apply %s %q", r.kind.GVK.Kind, r.describe(meta))
+		if errors.Is(ctx.Err(), context.Canceled) {
+			diags.AddError(summary, "Interrupted: Terraform was stopped before the API server answered the server-side apply. "+
+				"The object may exist in the cluster without being in the state: the next apply adopts it, as only this "+
+				"provider's field manager has written it.")
+			return
+		}
 		if undeclared := r.undeclaredFieldDiags(summary, err, body); undeclared.HasError() {
 			diags.Append(undeclared...)
 			return
