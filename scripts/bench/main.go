@@ -27,6 +27,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/scripts/bench/internal/tfbench"
 )
 
 func main() {
@@ -89,15 +91,11 @@ func run() error {
 			return err
 		}
 	}
-	if o.work == "" {
-		if o.work, err = os.MkdirTemp("", "kubeinfer-bench-"); err != nil {
-			return err
-		}
-		defer os.RemoveAll(o.work)
-	}
-	if o.work, err = filepath.Abs(o.work); err != nil {
+	var removeWork func()
+	if o.work, removeWork, err = tfbench.WorkDir(o.work, "kubeinfer-bench-"); err != nil {
 		return err
 	}
+	defer removeWork()
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
@@ -106,7 +104,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	b.loadBefore = loadAverage()
+	b.loadBefore = tfbench.LoadAverage()
 	start := time.Now()
 	for _, c := range b.cases() {
 		if err := b.runCase(c); err != nil {
@@ -114,7 +112,7 @@ func run() error {
 		}
 	}
 	b.elapsed = time.Since(start)
-	b.loadAfter = loadAverage()
+	b.loadAfter = tfbench.LoadAverage()
 	logf("measured in %s", b.elapsed.Round(time.Second))
 	return b.report()
 }
@@ -174,19 +172,6 @@ func parseInts(s string) ([]int, error) {
 		}
 	}
 	return out, nil
-}
-
-// loadAverage is the first three fields of /proc/loadavg ("" where there is none).
-func loadAverage() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(data))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
 }
 
 func logf(format string, args ...any) {
@@ -260,8 +245,7 @@ type requestCount struct {
 type bench struct {
 	o                     options
 	env                   []string // environment of terraform and kubectl
-	rssDir                string
-	tfTimeFile            string // where GNU time writes Terraform's usage
+	meter                 *tfbench.Meter
 	results               map[caseKey]map[string]*result
 	versions              map[string]string
 	loadBefore, loadAfter string
@@ -269,50 +253,22 @@ type bench struct {
 }
 
 func newBench(o options) (*bench, error) {
-	b := &bench{o: o, rssDir: filepath.Join(o.work, "rss"), tfTimeFile: filepath.Join(o.work, "terraform.time"),
-		results: map[caseKey]map[string]*result{}, versions: map[string]string{}}
-	wrapDir := filepath.Join(o.work, "provider")
-	for _, d := range []string{b.rssDir, wrapDir, filepath.Join(o.work, "kubectl-cache")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
-		}
+	b := &bench{o: o, results: map[caseKey]map[string]*result{}, versions: map[string]string{}}
+	if err := os.MkdirAll(filepath.Join(o.work, "kubectl-cache"), 0o755); err != nil {
+		return nil, err
 	}
 	if _, err := os.Stat(o.timeBin); err != nil {
 		return nil, fmt.Errorf("GNU time is needed to measure the provider's RSS (apt-get install time): %w", err)
 	}
-	// Terraform runs this wrapper as the provider; GNU time runs the real one and writes its
-	// peak RSS (KiB) and CPU times when it exits. $$ is the wrapper's (then time's) PID.
-	wrapper := fmt.Sprintf("#!/bin/sh\nexec %s -q -f '%%M %%U %%S' -o %s/provider.$$ %s \"$@\"\n",
-		shellQuote(o.timeBin), shellQuote(b.rssDir), shellQuote(o.provider))
-	if err := os.WriteFile(filepath.Join(wrapDir, "terraform-provider-kubeinfer"), []byte(wrapper), 0o755); err != nil {
+	var err error
+	if b.meter, err = tfbench.NewMeter(o.work, "rss", o.timeBin, o.provider); err != nil {
 		return nil, err
 	}
-	rc := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/kubeinfer/kubeinfer\" = %q\n  }\n  direct {}\n}\n", wrapDir)
-	rcPath := filepath.Join(o.work, "terraform.rc")
-	if err := os.WriteFile(rcPath, []byte(rc), 0o644); err != nil {
-		return nil, err
-	}
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		// Nothing from the caller's environment may redirect the provider or Terraform.
-		if strings.HasPrefix(k, "KUBE_") || strings.HasPrefix(k, "TF_") || k == "KUBECONFIG" {
-			continue
-		}
-		b.env = append(b.env, kv)
-	}
-	b.env = append(b.env, "TF_CLI_CONFIG_FILE="+rcPath, "TF_IN_AUTOMATION=1", "TF_INPUT=0", "CHECKPOINT_DISABLE=1",
-		"KUBECONFIG="+o.kubeconfig)
-	b.versions["terraform"] = firstLine(exec.Command(o.terraform, "version").Output())
-	b.versions["kubectl"] = firstLine(exec.Command(o.kubectl, "version", "--client").Output())
+	b.env = append(slices.Clip(b.meter.Env), "KUBECONFIG="+o.kubeconfig)
+	b.versions["terraform"] = tfbench.FirstLine(exec.Command(o.terraform, "version").Output())
+	b.versions["kubectl"] = tfbench.FirstLine(exec.Command(o.kubectl, "version", "--client").Output())
 	return b, nil
 }
-
-func firstLine(out []byte, _ error) string {
-	s, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	return s
-}
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func (b *bench) cases() []benchCase {
 	var cs []benchCase
@@ -532,26 +488,21 @@ func suffix(w string) string {
 // terraform runs one Terraform command under GNU time and collects its and the provider
 // processes' usage. With logPath, the provider logs at debug level to that file.
 func (b *bench) terraform(dir string, wantExit int, logPath string, args ...string) (sample, error) {
-	if err := clearDir(b.rssDir); err != nil {
+	if err := b.meter.Reset(); err != nil {
 		return sample{}, err
 	}
-	_ = os.Remove(b.tfTimeFile)
 	env := b.env
 	if logPath != "" {
 		env = append(slices.Clip(env), "TF_LOG_PROVIDER=debug", "TF_LOG_PATH="+logPath)
 	}
-	wrap := []string{b.o.timeBin, "-q", "-f", "%M %U %S", "-o", b.tfTimeFile}
-	s, err := b.run(dir, wantExit, env, wrap, b.o.terraform, args...)
+	s, err := b.run(dir, wantExit, env, b.meter.TimeArgv(), b.o.terraform, args...)
 	if err != nil {
 		return s, err
 	}
-	if s.tfRSSKiB, _, err = readGNUTime(b.tfTimeFile); err != nil {
-		return s, fmt.Errorf("terraform's usage: %w", err)
+	if s.tfRSSKiB, _, err = b.meter.TerraformUsage(); err != nil {
+		return s, err
 	}
-	s.rssKiB, s.cpu, s.nProc, err = b.providerUsage()
-	if err == nil && s.nProc == 0 {
-		err = errors.New("no provider usage was recorded: did Terraform run the wrapper from dev_overrides?")
-	}
+	s.rssKiB, s.cpu, s.nProc, err = b.meter.ProviderUsage()
 	return s, err
 }
 
@@ -578,11 +529,8 @@ func (b *bench) run(dir string, wantExit int, env, wrap []string, name string, a
 	if cmd.ProcessState != nil {
 		s.total = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
-	code := 0
-	var exitErr *exec.ExitError
-	if errors.As(err, &exitErr) {
-		code = exitErr.ExitCode()
-	} else if err != nil {
+	code, err := tfbench.ExitCode(err)
+	if err != nil {
 		return s, err
 	}
 	if code == wantExit {
@@ -595,68 +543,7 @@ func (b *bench) run(dir string, wantExit int, env, wrap []string, name string, a
 		_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("unexpected-changes-%d.txt", time.Now().UnixNano())), []byte(out.String()), 0o644)
 		return s, nil
 	}
-	return s, fmt.Errorf("%s %s exited with %d (want %d):\n%s", name, strings.Join(args, " "), code, wantExit, tail(out.String(), 4000))
-}
-
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "...\n" + s[len(s)-n:]
-}
-
-func clearDir(dir string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// providerUsage reads what GNU time wrote for each provider process: the largest peak RSS and
-// the total CPU time.
-func (b *bench) providerUsage() (rssKiB int64, cpu time.Duration, n int, err error) {
-	entries, err := os.ReadDir(b.rssDir)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	for _, e := range entries {
-		rss, c, err := readGNUTime(filepath.Join(b.rssDir, e.Name()))
-		if err != nil {
-			return 0, 0, 0, err
-		}
-		rssKiB = max(rssKiB, rss)
-		cpu += c
-		n++
-	}
-	return rssKiB, cpu, n, nil
-}
-
-// readGNUTime reads a file that GNU time wrote with -f '%M %U %S': the peak RSS (KiB) and the
-// user + system time.
-func readGNUTime(path string) (rssKiB int64, cpu time.Duration, err error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, 0, err
-	}
-	// The last line holds the format; a line before it may report a signal.
-	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	f := strings.Fields(lines[len(lines)-1])
-	if len(f) != 3 {
-		return 0, 0, fmt.Errorf("unexpected output of GNU time in %s: %q", filepath.Base(path), data)
-	}
-	rss, err1 := strconv.ParseInt(f[0], 10, 64)
-	user, err2 := strconv.ParseFloat(f[1], 64)
-	sys, err3 := strconv.ParseFloat(f[2], 64)
-	if err := errors.Join(err1, err2, err3); err != nil {
-		return 0, 0, fmt.Errorf("output of GNU time in %s: %w", filepath.Base(path), err)
-	}
-	return rss, time.Duration((user + sys) * float64(time.Second)), nil
+	return s, fmt.Errorf("%s %s exited with %d (want %d):\n%s", name, strings.Join(args, " "), code, wantExit, tfbench.Tail(out.String(), 4000))
 }
 
 func numCPU() int { return runtime.NumCPU() }

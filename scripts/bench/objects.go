@@ -8,6 +8,8 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/kubeinfer/terraform-provider-kubeinfer/scripts/bench/internal/tfbench"
+
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
 )
@@ -24,14 +26,13 @@ type benchKind struct {
 func lwsName(i int) string { return fmt.Sprintf("bench-lws-%03d", i) }
 func plcName(i int) string { return fmt.Sprintf("bench-plc-%03d", i) }
 
-// lwsKind is the vLLM LeaderWorkerSet of lwsfixture.VLLM (2 groups of size 4), written in HCL as
-// in the resource's acceptance tests, with waiting for the rollout disabled (the test cluster
-// has no LWS controller).
+// lwsKind is the vLLM LeaderWorkerSet of lwsfixture.VLLM (2 groups of size 4); its HCL is
+// shared with scripts/bench/slope.
 var lwsKind = benchKind{
 	Name:     "LWS",
 	TypeName: "kubeinfer_leaderworkerset",
 	HCL: func(i int) string {
-		return fmt.Sprintf(lwsHCL, i, lwsName(i))
+		return "\n" + tfbench.VLLMLeaderWorkerSet(fmt.Sprintf("lws_%03d", i), lwsName(i), tfbench.VLLMWorkerSpec)
 	},
 	YAML: func(i int) ([]byte, error) {
 		obj := lwsfixture.VLLM(lwsName(i), 2, 4)
@@ -75,76 +76,6 @@ func stripNullTimestamps(v any) any {
 	}
 	return v
 }
-
-// lwsHCL is lwsfixture.VLLM(name, 2, 4) as configuration: the rolling update settings and the
-// restart policy are the defaults, which the provider plans.
-const lwsHCL = `
-resource "kubeinfer_leaderworkerset" "lws_%03[1]d" {
-  wait_for_rollout = false
-  metadata = {
-    name      = %[2]q
-    namespace = "default"
-    labels    = { app = "vllm" }
-  }
-  spec = {
-    replicas = 2
-    leader_worker_template = {
-      size = 4
-      leader_template = {
-        metadata = { labels = { role = "leader" } }
-        spec = {
-          containers = [{
-            name    = "vllm-leader"
-            image   = "vllm/vllm-openai:v0.11.0"
-            command = ["sh", "-c", "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh leader --ray_cluster_size=$(LWS_GROUP_SIZE); python3 -m vllm.entrypoints.openai.api_server --port 8080 --model meta-llama/Meta-Llama-3.1-405B-Instruct --tensor-parallel-size 8 --pipeline_parallel_size 2"]
-            env = [{
-              name       = "HF_TOKEN"
-              value_from = { secret_key_ref = { name = "hf-token", key = "token" } }
-            }]
-            ports = [{ container_port = 8080 }]
-            resources = {
-              limits   = { "nvidia.com/gpu" = "8", memory = "1124Gi", "ephemeral-storage" = "800Gi" }
-              requests = { "nvidia.com/gpu" = "8", "ephemeral-storage" = "800Gi", cpu = "125" }
-            }
-            readiness_probe = {
-              tcp_socket            = { port = "8080" }
-              initial_delay_seconds = 15
-              period_seconds        = 10
-            }
-            volume_mounts = [{ mount_path = "/dev/shm", name = "dshm" }]
-          }]
-          topology_spread_constraints = [{
-            max_skew           = 1
-            topology_key       = "topology.kubernetes.io/zone"
-            when_unsatisfiable = "ScheduleAnyway"
-            label_selector     = { match_labels = { app = "vllm" } }
-          }]
-          volumes = [{ name = "dshm", empty_dir = { medium = "Memory", size_limit = "15Gi" } }]
-        }
-      }
-      worker_template = {
-        spec = {
-          containers = [{
-            name    = "vllm-worker"
-            image   = "vllm/vllm-openai:v0.11.0"
-            command = ["sh", "-c", "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh worker --ray_address=$(LWS_LEADER_ADDRESS)"]
-            env = [{
-              name       = "HF_TOKEN"
-              value_from = { secret_key_ref = { name = "hf-token", key = "token" } }
-            }]
-            resources = {
-              limits   = { "nvidia.com/gpu" = "8", memory = "1124Gi", "ephemeral-storage" = "800Gi" }
-              requests = { "nvidia.com/gpu" = "8", "ephemeral-storage" = "800Gi", cpu = "125" }
-            }
-            volume_mounts = [{ mount_path = "/dev/shm", name = "dshm" }]
-          }]
-          volumes = [{ name = "dshm", empty_dir = { medium = "Memory", size_limit = "15Gi" } }]
-        }
-      }
-    }
-  }
-}
-`
 
 // plcKind is a queued priority level.
 var plcKind = benchKind{
@@ -205,12 +136,7 @@ spec:
 // so that any request fails (after the client's retries) and shows in the time or as an error.
 func providerBlock(kubeconfig string, offline bool) string {
 	if offline {
-		return `provider "kubeinfer" {
-  host     = "https://127.0.0.1:1"
-  token    = "unused"
-  insecure = true
-}
-`
+		return tfbench.OfflineProvider
 	}
 	return fmt.Sprintf("provider \"kubeinfer\" {\n  config_path = %q\n}\n", kubeconfig)
 }
@@ -218,13 +144,7 @@ func providerBlock(kubeconfig string, offline bool) string {
 // configFor is the whole Terraform configuration of n objects.
 func configFor(k benchKind, n int, kubeconfig string, offline bool) string {
 	var b strings.Builder
-	b.WriteString(`terraform {
-  required_providers {
-    kubeinfer = { source = "kubeinfer/kubeinfer" }
-  }
-}
-
-`)
+	b.WriteString(tfbench.RequiredProviders + "\n")
 	b.WriteString(providerBlock(kubeconfig, offline))
 	for i := range n {
 		b.WriteString(k.HCL(i))

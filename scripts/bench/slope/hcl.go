@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/scripts/bench/internal/tfbench"
 )
 
 // dims are the lists of the worker template that a case grows, as in BenchmarkPlanCreateScale
@@ -42,8 +44,8 @@ func items(dim string, base []string, n int, indent string) string {
 
 // configFor is a whole configuration: the provider pointed at a port where nothing listens
 // (validate and a plan of a new object never contact the cluster) and one
-// kubeinfer_leaderworkerset, lwsfixture.VLLM("bench-slope", 2, 4) as in scripts/bench/objects.go,
-// whose worker template has n more items of dim.
+// kubeinfer_leaderworkerset, lwsfixture.VLLM("bench-slope", 2, 4) as in scripts/bench
+// (tfbench.VLLMLeaderWorkerSet), whose worker template has n more items of dim.
 func configFor(dim string, n int) string {
 	list := func(d, indent string, base ...string) string {
 		k := 0
@@ -68,74 +70,9 @@ func configFor(dim string, n int) string {
 	if dim == "tolerations" {
 		tolerations = "\n          tolerations = " + list("tolerations", "          ")
 	}
-	return fmt.Sprintf(configTemplate,
-		list("containers", "          ", worker),
-		list("volumes", "          ", `{ name = "dshm", empty_dir = { medium = "Memory", size_limit = "15Gi" } }`),
-		tolerations)
+	workerSpec := "          containers = " + list("containers", "          ", worker) +
+		"\n          volumes = " + list("volumes", "          ", `{ name = "dshm", empty_dir = { medium = "Memory", size_limit = "15Gi" } }`) +
+		tolerations
+	return tfbench.RequiredProviders + "\n" + tfbench.OfflineProvider + "\n" +
+		tfbench.VLLMLeaderWorkerSet("slope", "bench-slope", workerSpec)
 }
-
-const configTemplate = `terraform {
-  required_providers {
-    kubeinfer = { source = "kubeinfer/kubeinfer" }
-  }
-}
-
-provider "kubeinfer" {
-  host     = "https://127.0.0.1:1"
-  token    = "unused"
-  insecure = true
-}
-
-resource "kubeinfer_leaderworkerset" "slope" {
-  wait_for_rollout = false
-  metadata = {
-    name      = "bench-slope"
-    namespace = "default"
-    labels    = { app = "vllm" }
-  }
-  spec = {
-    replicas = 2
-    leader_worker_template = {
-      size = 4
-      leader_template = {
-        metadata = { labels = { role = "leader" } }
-        spec = {
-          containers = [{
-            name    = "vllm-leader"
-            image   = "vllm/vllm-openai:v0.11.0"
-            command = ["sh", "-c", "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh leader --ray_cluster_size=$(LWS_GROUP_SIZE); python3 -m vllm.entrypoints.openai.api_server --port 8080 --model meta-llama/Meta-Llama-3.1-405B-Instruct --tensor-parallel-size 8 --pipeline_parallel_size 2"]
-            env = [{
-              name       = "HF_TOKEN"
-              value_from = { secret_key_ref = { name = "hf-token", key = "token" } }
-            }]
-            ports = [{ container_port = 8080 }]
-            resources = {
-              limits   = { "nvidia.com/gpu" = "8", memory = "1124Gi", "ephemeral-storage" = "800Gi" }
-              requests = { "nvidia.com/gpu" = "8", "ephemeral-storage" = "800Gi", cpu = "125" }
-            }
-            readiness_probe = {
-              tcp_socket            = { port = "8080" }
-              initial_delay_seconds = 15
-              period_seconds        = 10
-            }
-            volume_mounts = [{ mount_path = "/dev/shm", name = "dshm" }]
-          }]
-          topology_spread_constraints = [{
-            max_skew           = 1
-            topology_key       = "topology.kubernetes.io/zone"
-            when_unsatisfiable = "ScheduleAnyway"
-            label_selector     = { match_labels = { app = "vllm" } }
-          }]
-          volumes = [{ name = "dshm", empty_dir = { medium = "Memory", size_limit = "15Gi" } }]
-        }
-      }
-      worker_template = {
-        spec = {
-          containers = %s
-          volumes = %s%s
-        }
-      }
-    }
-  }
-}
-`

@@ -29,6 +29,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/scripts/bench/internal/tfbench"
 )
 
 func main() {
@@ -112,15 +114,11 @@ func run() error {
 	if o.provider, err = filepath.Abs(o.provider); err != nil {
 		return err
 	}
-	if o.work == "" {
-		if o.work, err = os.MkdirTemp("", "kubeinfer-slope-"); err != nil {
-			return err
-		}
-		defer os.RemoveAll(o.work)
-	}
-	if o.work, err = filepath.Abs(o.work); err != nil {
+	var removeWork func()
+	if o.work, removeWork, err = tfbench.WorkDir(o.work, "kubeinfer-slope-"); err != nil {
 		return err
 	}
+	defer removeWork()
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
@@ -128,7 +126,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	loadBefore := loadAverage()
+	loadBefore := tfbench.LoadAverage()
 	start := time.Now()
 	var samples []sample
 	for _, d := range o.dims {
@@ -151,7 +149,7 @@ func run() error {
 		}
 	}
 	elapsed := time.Since(start)
-	loadAfter := loadAverage()
+	loadAfter := tfbench.LoadAverage()
 	return writeResults(o, m.version, samples, loadBefore, loadAfter, elapsed)
 }
 
@@ -190,47 +188,21 @@ type sample struct {
 func (s sample) tfOwn() time.Duration { return s.total - s.prov }
 
 type meter struct {
-	o          options
-	env        []string
-	rssDir     string
-	tfTimeFile string
-	version    string
+	o       options
+	tm      *tfbench.Meter // runs the provider and Terraform under GNU time
+	version string
 }
 
 func newMeter(o options) (*meter, error) {
-	m := &meter{o: o, rssDir: filepath.Join(o.work, "provider-usage"), tfTimeFile: filepath.Join(o.work, "terraform.time")}
-	wrapDir := filepath.Join(o.work, "provider")
-	for _, d := range []string{m.rssDir, wrapDir} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
-		}
-	}
 	if _, err := os.Stat(o.timeBin); err != nil {
 		return nil, fmt.Errorf("GNU time is needed (apt-get install time): %w", err)
 	}
-	// The same wrapper as scripts/bench/main.go: GNU time runs the real provider and writes its
-	// peak RSS (KiB) and CPU times when it exits; $$ is the wrapper's (then time's) PID.
-	wrapper := fmt.Sprintf("#!/bin/sh\nexec %s -q -f '%%M %%U %%S' -o %s/provider.$$ %s \"$@\"\n",
-		shellQuote(o.timeBin), shellQuote(m.rssDir), shellQuote(o.provider))
-	if err := os.WriteFile(filepath.Join(wrapDir, "terraform-provider-kubeinfer"), []byte(wrapper), 0o755); err != nil {
+	// The same wrapper and measurements as scripts/bench/main.go.
+	tm, err := tfbench.NewMeter(o.work, "provider-usage", o.timeBin, o.provider)
+	if err != nil {
 		return nil, err
 	}
-	rc := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/kubeinfer/kubeinfer\" = %q\n  }\n  direct {}\n}\n", wrapDir)
-	rcPath := filepath.Join(o.work, "terraform.rc")
-	if err := os.WriteFile(rcPath, []byte(rc), 0o644); err != nil {
-		return nil, err
-	}
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "KUBE_") || strings.HasPrefix(k, "TF_") || k == "KUBECONFIG" {
-			continue
-		}
-		m.env = append(m.env, kv)
-	}
-	m.env = append(m.env, "TF_CLI_CONFIG_FILE="+rcPath, "TF_IN_AUTOMATION=1", "TF_INPUT=0", "CHECKPOINT_DISABLE=1")
-	out, _ := exec.Command(o.terraform, "version").Output()
-	m.version, _, _ = strings.Cut(strings.TrimSpace(string(out)), "\n")
-	return m, nil
+	return &meter{o: o, tm: tm, version: tfbench.FirstLine(exec.Command(o.terraform, "version").Output())}, nil
 }
 
 // measure runs one command o.runs times on a fresh configuration and keeps the run with the
@@ -274,13 +246,13 @@ func (m *meter) measure(dim, op string, n int) (sample, error) {
 // terraform runs one Terraform command under GNU time, in its own process group so that a
 // timeout stops Terraform and the provider too.
 func (m *meter) terraform(dir string, wantExit int, args ...string) (sample, error) {
-	if err := clearDir(m.rssDir); err != nil {
+	if err := m.tm.Reset(); err != nil {
 		return sample{}, err
 	}
-	_ = os.Remove(m.tfTimeFile)
-	argv := append([]string{"-q", "-f", "%M %U %S", "-o", m.tfTimeFile, m.o.terraform}, args...)
-	cmd := exec.Command(m.o.timeBin, argv...)
-	cmd.Dir, cmd.Env = dir, m.env
+	argv := append(m.tm.TimeArgv(), m.o.terraform)
+	argv = append(argv, args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env = dir, m.tm.Env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -298,91 +270,20 @@ func (m *meter) terraform(dir string, wantExit int, args ...string) (sample, err
 		return sample{}, fmt.Errorf("%w (terraform: %v)", context.DeadlineExceeded, <-done)
 	}
 	s := sample{wall: time.Since(start)}
-	code := 0
-	var exitErr *exec.ExitError
-	if errors.As(err, &exitErr) {
-		code = exitErr.ExitCode()
-	} else if err != nil {
+	code, err := tfbench.ExitCode(err)
+	if err != nil {
 		return s, err
 	}
 	if code != wantExit {
-		return s, fmt.Errorf("terraform %s exited with %d (want %d):\n%s", strings.Join(args, " "), code, wantExit, tail(out.String(), 4000))
+		return s, fmt.Errorf("terraform %s exited with %d (want %d):\n%s", strings.Join(args, " "), code, wantExit, tfbench.Tail(out.String(), 4000))
 	}
-	if s.tfRSS, s.total, err = readGNUTime(m.tfTimeFile); err != nil {
-		return s, fmt.Errorf("terraform's usage: %w", err)
-	}
-	entries, err := os.ReadDir(m.rssDir)
-	if err != nil {
+	if s.tfRSS, s.total, err = m.tm.TerraformUsage(); err != nil {
 		return s, err
 	}
-	for _, e := range entries {
-		rss, c, err := readGNUTime(filepath.Join(m.rssDir, e.Name()))
-		if err != nil {
-			return s, err
-		}
-		s.provRSS = max(s.provRSS, rss)
-		s.prov += c
-		s.nProc++
-	}
-	if s.nProc == 0 {
-		return s, errors.New("no provider usage was recorded: did Terraform run the wrapper from dev_overrides?")
+	if s.provRSS, s.prov, s.nProc, err = m.tm.ProviderUsage(); err != nil {
+		return s, err
 	}
 	return s, nil
-}
-
-func clearDir(dir string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// readGNUTime reads a file that GNU time wrote with -f '%M %U %S': the peak RSS (KiB) and the
-// user + system time.
-func readGNUTime(path string) (rssKiB int64, cpu time.Duration, err error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, 0, err
-	}
-	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	f := strings.Fields(lines[len(lines)-1])
-	if len(f) != 3 {
-		return 0, 0, fmt.Errorf("unexpected output of GNU time in %s: %q", filepath.Base(path), data)
-	}
-	rss, err1 := strconv.ParseInt(f[0], 10, 64)
-	user, err2 := strconv.ParseFloat(f[1], 64)
-	sys, err3 := strconv.ParseFloat(f[2], 64)
-	if err := errors.Join(err1, err2, err3); err != nil {
-		return 0, 0, fmt.Errorf("output of GNU time in %s: %w", filepath.Base(path), err)
-	}
-	return rss, time.Duration((user + sys) * float64(time.Second)), nil
-}
-
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "...\n" + s[len(s)-n:]
-}
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-func loadAverage() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(data))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
 }
 
 func logf(format string, args ...any) {
