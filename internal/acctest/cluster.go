@@ -99,6 +99,9 @@ type TestCluster struct {
 	apiServerPID  int
 	apiServerArgs []string
 	apiServer     *component
+	// supervising is closed by Stop; the supervisor KillAPIServer starts ends with it.
+	supervising    chan struct{}
+	supervisorDone chan struct{}
 
 	stopOnce sync.Once
 	stopErr  error
@@ -128,6 +131,7 @@ func (c *TestCluster) Profile() Profile { return c.profile }
 func (c *TestCluster) Stop() error {
 	c.stopOnce.Do(func() {
 		var errs []error
+		c.stopSupervisor()
 		for i := len(c.components) - 1; i >= 0; i-- {
 			c.components[i].stop(10 * time.Second)
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -30,6 +31,10 @@ import (
 func (c *TestCluster) KillAPIServer() error {
 	c.apiMu.Lock()
 	defer c.apiMu.Unlock()
+	if c.supervising == nil {
+		c.supervising, c.supervisorDone = make(chan struct{}), make(chan struct{})
+		go c.supervise()
+	}
 	if c.apiServerArgs == nil {
 		pid, args, err := findChild("kube-apiserver")
 		if err != nil {
@@ -86,7 +91,9 @@ func (c *TestCluster) RestartAPIServer(ctx context.Context) error {
 	for {
 		body, err := c.clientset.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
 		if err == nil && strings.TrimSpace(string(body)) == "ok" {
-			return nil
+			c.apiMu.Lock()
+			defer c.apiMu.Unlock()
+			return c.restartExitedComponents()
 		}
 		if exitErr := p.exited(); exitErr != nil {
 			return exitErr
@@ -97,6 +104,57 @@ func (c *TestCluster) RestartAPIServer(ctx context.Context) error {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// supervise restarts, every half second, a component that exited (see restartExitedComponents)
+// until Stop: once kube-apiserver has been killed, a component may give up on it later than the
+// restart.
+func (c *TestCluster) supervise() {
+	defer close(c.supervisorDone)
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.supervising:
+			return
+		case <-t.C:
+			c.apiMu.Lock()
+			if err := c.restartExitedComponents(); err != nil {
+				fmt.Fprintf(os.Stderr, "acctest: %v\n", err)
+			}
+			c.apiMu.Unlock()
+		}
+	}
+}
+
+// stopSupervisor ends supervise, if it runs, before the components are stopped.
+func (c *TestCluster) stopSupervisor() {
+	c.apiMu.Lock()
+	ch, done := c.supervising, c.supervisorDone
+	c.apiMu.Unlock()
+	if ch != nil {
+		close(ch)
+		<-done
+	}
+}
+
+// restartExitedComponents starts again, with the same command line, the components that exited
+// while kube-apiserver was away (kube-scheduler may exit when it loses the server), as a node's
+// supervisor (kubelet, systemd) would on a real control plane. The caller holds apiMu.
+func (c *TestCluster) restartExitedComponents() error {
+	for i, p := range c.components {
+		exitErr := p.exited()
+		if exitErr == nil {
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "acctest: restarting a component that exited while kube-apiserver was down: %v\n", exitErr)
+		np, err := startComponent(p.name, p.cmd.Path, p.cmd.Args[1:], nil, io.Discard, false)
+		if err != nil {
+			return err
+		}
+		c.components[i] = np
+	}
+	return nil
 }
 
 // stopRestartedAPIServer stops a kube-apiserver started by RestartAPIServer
