@@ -59,7 +59,8 @@ var Kind = &kube.Kind{
 	Extras: map[string]rschema.Attribute{
 		attrWaitForRollout: rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 			MarkdownDescription: "Wait after create and update until the rollout is done: the controller has observed the " +
-				"new generation, every group is updated and ready, and the `Available` condition is `True`. The wait ends " +
+				"new generation, every group is updated and ready, surge groups (`max_surge`) are removed, and the `Available` " +
+				"condition is `True`. The wait ends " +
 				"at `timeouts.create` / `timeouts.update` (default 20 minutes) with a message that gives the group counts, " +
 				"quotes the conditions and names the groups not ready with the scheduler's reason. The object is recorded " +
 				"either way: a create whose wait times out or is interrupted reports a warning, not an error, so the object is " +

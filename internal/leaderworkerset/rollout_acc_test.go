@@ -216,7 +216,8 @@ func (g *groupWatch) record() {
 
 // TestAccLeaderWorkerSet_rollingUpdate: an image change rolls the groups over as the rolling
 // update configuration allows (a surge group is created, and at most replicas + max_surge groups
-// exist at once), and the apply returns once every group runs the new image.
+// exist at once), and the apply returns once every group runs the new image and the surge group
+// is gone.
 func TestAccLeaderWorkerSet_rollingUpdate(t *testing.T) {
 	const name = "acc-vllm-rollout"
 	const replicas, size, maxSurge, maxUnavailable = 4, 2, 1, 1
@@ -238,6 +239,8 @@ func TestAccLeaderWorkerSet_rollingUpdate(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status").AtMapKey("updated_replicas"), knownvalue.Int64Exact(replicas)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status").AtMapKey("ready_replicas"), knownvalue.Int64Exact(replicas)),
+					// The surge group is gone before the apply returns.
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status").AtMapKey("replicas"), knownvalue.Int64Exact(replicas)),
 				},
 				Check: resource.ComposeTestCheckFunc(podImages(t, name, "vllm/vllm-openai:v0.11.1", replicas*size), func(*terraform.State) error {
 					gw.stop()

@@ -28,7 +28,8 @@ type rolloutState struct {
 }
 
 // RolloutDone reports whether the controller has finished rolling out obj: it has observed the
-// current generation, every group is updated and ready, and Available is True.
+// current generation, every group is updated and ready, no surge group is left, and Available is
+// True.
 func RolloutDone(obj *lwsv1.LeaderWorkerSet) (bool, string) {
 	s := rolloutStatus(obj)
 	return s.done, s.reason
@@ -57,6 +58,14 @@ func rolloutStatus(obj *lwsv1.LeaderWorkerSet) rolloutState {
 	}
 	if st.ReadyReplicas < want {
 		problems = append(problems, fmt.Sprintf("%d of %d groups ready", st.ReadyReplicas, want))
+	}
+	// Surge groups (rolling_update_configuration.max_surge) count in updatedReplicas and
+	// readyReplicas, so both reach replicas while a surge group still runs; status.replicas is
+	// the leader StatefulSet's replica count, surge included (updateStatus in
+	// pkg/controllers/leaderworkerset_controller.go, lws v0.9.0). The rollout is over when it is
+	// back to spec.replicas, as `kubectl rollout status` waits for old replicas to go.
+	if st.Replicas > want {
+		problems = append(problems, fmt.Sprintf("%d surge groups not yet removed", st.Replicas-want))
 	}
 	if want > 0 && !conditionTrue(st.Conditions, string(lwsv1.LeaderWorkerSetAvailable)) {
 		problems = append(problems, "condition Available is not True")
