@@ -45,6 +45,18 @@ type fastServer struct {
 	resources map[string]*fastResource
 }
 
+// The list resource RPCs are an optional interface of the protocol (tf6server looks for it
+// with a type assertion), which embedding ProviderServer does not carry over: forward them.
+var _ tfprotov6.ProviderServerWithListResource = (*fastServer)(nil)
+
+func (s *fastServer) ValidateListResourceConfig(ctx context.Context, req *tfprotov6.ValidateListResourceConfigRequest) (*tfprotov6.ValidateListResourceConfigResponse, error) {
+	return s.ProviderServer.(tfprotov6.ProviderServerWithListResource).ValidateListResourceConfig(ctx, req)
+}
+
+func (s *fastServer) ListResource(ctx context.Context, req *tfprotov6.ListResourceRequest) (*tfprotov6.ListResourceServerStream, error) {
+	return s.ProviderServer.(tfprotov6.ProviderServerWithListResource).ListResource(ctx, req)
+}
+
 type fastResource struct {
 	res      *Resource
 	typ      tftypes.Object
@@ -157,6 +169,12 @@ func (s *fastServer) PlanResourceChange(ctx context.Context, req *tfprotov6.Plan
 		return resp, nil
 	}
 	resp.PlannedState = &dv
+	// As the framework: the planned identity is the prior one (null for a create); the name
+	// and namespace that make it require replacement when they change.
+	resp.PlannedIdentity = req.PriorIdentity
+	if resp.PlannedIdentity == nil {
+		resp.PlannedIdentity = protoIdentity(f.res.identityOf(tftypes.NewValue(f.typ, nil)))
+	}
 	for _, p := range replace {
 		resp.RequiresReplace = append(resp.RequiresReplace, toTFPath(p))
 	}
@@ -319,7 +337,7 @@ func (s *fastServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResour
 	// decoding and re-encoding it.
 	var fetched *unstructured.Unstructured
 	if req.CurrentState != nil && req.CurrentState.JSON == nil {
-		if meta, rv, ok := stateIdentity(req.CurrentState.MsgPack); ok && rv != "" {
+		if meta, rv, ok := stateMetadata(req.CurrentState.MsgPack); ok && rv != "" {
 			u, removed, diags := r.fetch(ctx, meta)
 			if diags.HasError() {
 				resp.Diagnostics = toProtoDiags(diags)
@@ -330,6 +348,7 @@ func (s *fastServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResour
 				return resp, nil
 			}
 			if u.GetResourceVersion() == rv {
+				resp.NewIdentity = protoIdentity(f.res.identityValue(meta))
 				return resp, nil
 			}
 			fetched = u
@@ -357,6 +376,8 @@ func (s *fastServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResour
 	}
 	if removed {
 		newState = tftypes.NewValue(f.typ, nil)
+	} else {
+		resp.NewIdentity = protoIdentity(f.res.identityOf(newState))
 	}
 	dv, err := tfprotov6.NewDynamicValue(f.typ, newState)
 	if err != nil {
@@ -403,6 +424,9 @@ func (s *fastServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.App
 		}
 	}
 	resp.Diagnostics = toProtoDiags(diags)
+	if !newState.IsNull() {
+		resp.NewIdentity = protoIdentity(f.res.identityOf(newState))
+	}
 	dv, err := tfprotov6.NewDynamicValue(f.typ, newState)
 	if err != nil {
 		resp.Diagnostics = append(resp.Diagnostics, errorDiag("Cannot encode the state", err.Error()))

@@ -437,6 +437,9 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	if resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateWaitPending, waitPendingValue(pending))...)
 	}
+	if resp.Identity != nil {
+		resp.Identity.Raw = r.identityOf(resp.State.Raw)
+	}
 }
 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -444,6 +447,9 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	r.apply(ctx, req.Plan.Raw, req.Config.Raw, req.State.Raw, &resp.State.Raw, &pending, &resp.Diagnostics)
 	if resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateWaitPending, waitPendingValue(pending))...)
+	}
+	if resp.Identity != nil {
+		resp.Identity.Raw = r.identityOf(resp.State.Raw)
 	}
 }
 
@@ -631,6 +637,9 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		return
 	}
 	resp.State.Raw = st
+	if resp.Identity != nil {
+		resp.Identity.Raw = r.identityOf(st)
+	}
 }
 
 // read refreshes prior from the server; removed reports an object deleted out of band.
@@ -741,8 +750,17 @@ func (r *Resource) delete(ctx context.Context, prior tftypes.Value) diag.Diagnos
 }
 
 // ImportState accepts "namespace/name" (or "name" for the default namespace, or a
-// cluster-scoped kind).
+// cluster-scoped kind), or an identity (see IdentitySchema).
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if req.ID == "" && req.Identity != nil && !req.Identity.Raw.IsNull() {
+		meta, err := r.metaFromIdentity(req.Identity.Raw)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root(identityName), "Invalid import identity", err.Error())
+			return
+		}
+		r.setImported(ctx, meta, resp)
+		return
+	}
 	ns, name := "", req.ID
 	if r.kind.Namespaced {
 		if before, after, found := strings.Cut(req.ID, "/"); found {
@@ -758,11 +776,20 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Expected %s, got %q.", r.importHint(), req.ID))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("metadata").AtName("name"), name)...)
+	r.setImported(ctx, objMeta{name, ns}, resp)
+}
+
+// setImported records the object to import: its name and namespace, which the read that
+// follows the import fills in from.
+func (r *Resource) setImported(ctx context.Context, meta objMeta, resp *resource.ImportStateResponse) {
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, importNamePath, meta.name)...)
 	if r.kind.Namespaced {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("metadata").AtName("namespace"), ns)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, importNamespacePath, meta.namespace)...)
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attrID), r.importID(objMeta{name, ns}))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attrID), r.importID(meta))...)
+	if resp.Identity != nil {
+		resp.Identity.Raw = r.identityValue(meta)
+	}
 }
 
 func (r *Resource) importHint() string {

@@ -151,10 +151,10 @@ func encodeNumber(enc *msgpack.Encoder, n *big.Float) error {
 	return enc.EncodeString(n.Text('f', -1))
 }
 
-// stateIdentity reads metadata.name, metadata.namespace and metadata.resource_version from a
+// stateMetadata reads metadata.name, metadata.namespace and metadata.resource_version from a
 // msgpack-encoded state without decoding the rest. ok is false when the state is not an object
 // with a known metadata.name.
-func stateIdentity(mp []byte) (meta objMeta, resourceVersion string, ok bool) {
+func stateMetadata(mp []byte) (meta objMeta, resourceVersion string, ok bool) {
 	dec := msgpack.NewDecoder(bytes.NewReader(mp))
 	n, err := dec.DecodeMapLen()
 	if err != nil {

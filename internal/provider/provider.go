@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -463,8 +464,8 @@ func (p *kubeinferProvider) Resources(_ context.Context) []func() resource.Resou
 	return out
 }
 
-// kinds are the Kubernetes kinds the provider manages: each is a resource and a data source of
-// the same name, served by the framework and by the fast path (kube.WithFastPlan) from this one
+// kinds are the Kubernetes kinds the provider manages: each is a resource, a data source and a
+// list resource of the same name, served by the framework and by the fast path (kube.WithFastPlan) from this one
 // list, so a kind cannot be registered with one and missed by the other. Keep it sorted.
 var kinds = []*kube.Kind{
 	flowschema.Kind,
@@ -477,6 +478,15 @@ func (p *kubeinferProvider) DataSources(_ context.Context) []func() datasource.D
 	out := make([]func() datasource.DataSource, 0, len(kinds))
 	for _, k := range kinds {
 		out = append(out, kube.NewDataSource(k))
+	}
+	return out
+}
+
+// ListResources returns the list resources of the provider (`terraform query`), one per kind.
+func (p *kubeinferProvider) ListResources(_ context.Context) []func() list.ListResource {
+	out := make([]func() list.ListResource, 0, len(kinds))
+	for _, k := range kinds {
+		out = append(out, kube.NewListResource(k))
 	}
 	return out
 }

@@ -1,0 +1,144 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// List resources (Terraform 1.14+, `terraform query`): a `list` block of a kind finds the
+// objects in the cluster, by namespace and label selector, whoever created them (kubectl,
+// Helm, another Terraform configuration), with their identity for an import block and, with
+// `include_resource = true`, the same state an import would record (so
+// `terraform query -generate-config-out` writes configuration from it).
+
+const (
+	listAttrNamespace     = "namespace"
+	listAttrLabelSelector = "label_selector"
+)
+
+var _ list.ListResourceWithConfigure = (*Resource)(nil)
+
+// NewListResource returns the list resource of k: the same type as its managed resource.
+func NewListResource(k *Kind) func() list.ListResource {
+	return func() list.ListResource { return &Resource{kind: k} }
+}
+
+func (r *Resource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	attrs := map[string]listschema.Attribute{
+		listAttrLabelSelector: listschema.StringAttribute{Optional: true,
+			MarkdownDescription: "Only objects whose labels match this [label selector]" +
+				"(https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors), " +
+				"as `kubectl get -l` takes it: `app=vllm,tier in (prefill, decode)`."},
+	}
+	if r.kind.Namespaced {
+		attrs[listAttrNamespace] = listschema.StringAttribute{Optional: true,
+			MarkdownDescription: "The namespace to list; every namespace when left out."}
+	}
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: fmt.Sprintf("Lists the %ss of the cluster, for `terraform query`.", r.kind.GVK.Kind),
+		Attributes:          attrs,
+	}
+}
+
+func (r *Resource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var ns, selector string
+	var diags diag.Diagnostics
+	diags.Append(req.Config.GetAttribute(ctx, path.Root(listAttrLabelSelector), &selector)...)
+	if r.kind.Namespaced {
+		diags.Append(req.Config.GetAttribute(ctx, path.Root(listAttrNamespace), &ns)...)
+	}
+	if selector != "" {
+		if _, err := labels.Parse(selector); err != nil {
+			diags.AddAttributeError(path.Root(listAttrLabelSelector), "Invalid label selector", err.Error())
+		}
+	}
+	var items []unstructured.Unstructured
+	if !diags.HasError() {
+		items = r.listObjects(ctx, ns, selector, req.Limit, &diags)
+	}
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	stream.Results = func(push func(list.ListResult) bool) {
+		for i := range items {
+			if !push(r.listResult(ctx, req, &items[i])) {
+				return
+			}
+		}
+	}
+}
+
+// listObjects lists the kind's objects page by page (500 a page, as kubectl does), up to
+// limit (0: all).
+func (r *Resource) listObjects(ctx context.Context, ns, selector string, limit int64, diags *diag.Diagnostics) []unstructured.Unstructured {
+	ri := r.client(diags, ns)
+	if ri == nil {
+		return nil
+	}
+	var items []unstructured.Unstructured
+	opts := metav1.ListOptions{LabelSelector: selector, Limit: 500}
+	for {
+		page, err := ri.List(ctx, opts)
+		if isNotFound(err) {
+			diags.AddError("Cannot list "+r.kind.GVK.Kind, notServedDetail(r.kind.GVR(), r.kind.GVK.Kind, err))
+			return nil
+		}
+		if err != nil {
+			diags.AddError("Cannot list "+r.kind.GVK.Kind, apiErrorDetail(err))
+			return nil
+		}
+		items = append(items, page.Items...)
+		if limit > 0 && int64(len(items)) >= limit {
+			return items[:limit]
+		}
+		if opts.Continue = page.GetContinue(); opts.Continue == "" {
+			return items
+		}
+	}
+}
+
+// listResult is one object found: its identity and, when asked, its state as an import
+// would record it.
+func (r *Resource) listResult(ctx context.Context, req list.ListRequest, u *unstructured.Unstructured) list.ListResult {
+	meta := objMeta{name: u.GetName(), namespace: u.GetNamespace()}
+	res := list.ListResult{
+		DisplayName: r.importID(meta),
+		Identity:    &tfsdk.ResourceIdentity{Schema: req.ResourceIdentitySchema, Raw: r.identityValue(meta)},
+	}
+	if !req.IncludeResource {
+		return res
+	}
+	typ := req.ResourceSchema.Type().TerraformType(ctx)
+	st, err := r.stateFrom(nullAttributes(typ), u, true)
+	if err != nil {
+		res.Diagnostics.AddError(fmt.Sprintf("Cannot read %s %q", r.kind.GVK.Kind, r.describe(meta)), err.Error())
+		return res
+	}
+	res.Resource = &tfsdk.Resource{Schema: req.ResourceSchema, Raw: st}
+	return res
+}
+
+// nullAttributes is an object of typ whose attributes are all null: the state import starts
+// from.
+func nullAttributes(typ tftypes.Type) tftypes.Value {
+	obj, ok := typ.(tftypes.Object)
+	if !ok {
+		return tftypes.NewValue(typ, nil)
+	}
+	attrs := make(map[string]tftypes.Value, len(obj.AttributeTypes))
+	for name, at := range obj.AttributeTypes {
+		attrs[name] = tftypes.NewValue(at, nil)
+	}
+	return tftypes.NewValue(typ, attrs)
+}

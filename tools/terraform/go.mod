@@ -1,0 +1,12 @@
+// This module only pins the Terraform CLI version the acceptance tests also run
+// under (make test; dependabot bumps it). It cannot build Terraform as a
+// dependency: Terraform's go.mod replaces ten of its own nested modules
+// (internal/backend/remote-state/s3, ... and internal/legacy) with local
+// directories, and a module zip on the Go module proxy leaves nested modules
+// out. build.sh builds the CLI from the proxy's source of the root module
+// instead, without those remote-state backends (see there).
+module github.com/kubeinfer/terraform-provider-kubeinfer/tools/terraform
+
+go 1.25
+
+require github.com/hashicorp/terraform v1.14.3
