@@ -9,6 +9,7 @@ import (
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -51,11 +52,11 @@ func (r *Resource) ListResourceConfigSchema(_ context.Context, _ list.ListResour
 }
 
 func (r *Resource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var ns, selector string
 	var diags diag.Diagnostics
-	diags.Append(req.Config.GetAttribute(ctx, path.Root(listAttrLabelSelector), &selector)...)
+	selector := listConfigString(ctx, req.Config, listAttrLabelSelector, &diags)
+	ns := ""
 	if r.kind.Namespaced {
-		diags.Append(req.Config.GetAttribute(ctx, path.Root(listAttrNamespace), &ns)...)
+		ns = listConfigString(ctx, req.Config, listAttrNamespace, &diags)
 	}
 	if selector != "" {
 		if _, err := labels.Parse(selector); err != nil {
@@ -141,4 +142,14 @@ func nullAttributes(typ tftypes.Type) tftypes.Value {
 		attrs[name] = tftypes.NewValue(at, nil)
 	}
 	return tftypes.NewValue(typ, attrs)
+}
+
+// listConfigString reads an optional string of a list block's config: "" when null.
+func listConfigString(ctx context.Context, config tfsdk.Config, name string, diags *diag.Diagnostics) string {
+	var v types.String
+	diags.Append(config.GetAttribute(ctx, path.Root(name), &v)...)
+	if v.IsUnknown() {
+		diags.AddAttributeError(path.Root(name), "Value not known", name+" must be known when the query runs.")
+	}
+	return v.ValueString()
 }
