@@ -7,17 +7,19 @@
 #             copy of the tree and fail if docs/ differs, without touching the
 #             working tree.
 #
-# tfplugindocs is built from tools/docs (scripts/tool.sh) and uses the terraform
-# on PATH, so nothing is downloaded.
+# tfplugindocs is built from tools/docs (scripts/tool.sh) and runs the terraform
+# it finds on PATH: here the newest Terraform (tools/terraform, built the same
+# way), since only Terraform 1.12 and later report the resource identity
+# schemas the import sections document. Nothing is downloaded.
 set -euo pipefail
 
 mode=${1:-generate}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
-command -v terraform >/dev/null 2>&1 || {
-	echo "docs: the Terraform CLI (terraform) is not on PATH; tfplugindocs needs it" >&2
-	exit 1
-}
 tfplugindocs=$("$root/scripts/tool.sh" tfplugindocs)
+terraform_latest=$("$root/scripts/tool.sh" terraform)
+tfbin=$(mktemp -d "${TMPDIR:-/tmp}/kubeinfer-docs-bin.XXXXXX")
+ln -s "$terraform_latest" "$tfbin/terraform"
+PATH=$tfbin:$PATH
 export CHECKPOINT_DISABLE=1
 # tfplugindocs runs terraform init against a local provider; a CLI config
 # with dev_overrides or a missing file only produces noise.
@@ -30,11 +32,12 @@ generate() { # generate DIR
 
 case $mode in
 generate)
+	trap 'rm -rf -- "$tfbin"' EXIT
 	generate "$root"
 	;;
 check)
 	work=$(mktemp -d "${TMPDIR:-/tmp}/kubeinfer-docs.XXXXXX")
-	trap 'rm -rf -- "$work"' EXIT
+	trap 'rm -rf -- "$work" "$tfbin"' EXIT
 	# A copy of the sources tfplugindocs reads (go files, templates, examples,
 	# docs); no .git, no build output.
 	tar -C "$root" --exclude=./.git --exclude=./dist --exclude=./bin --exclude=./.cache \

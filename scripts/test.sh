@@ -18,6 +18,14 @@
 #   docs           docs/ matches what tfplugindocs generates now
 #   examples       terraform fmt -check and terraform validate of every example folder
 #   release        goreleaser check + linux_amd64 snapshot with artifact checks
+#   terraform-latest      the newest Terraform release built and cached
+#                         (tools/terraform), and validate of every example under it
+#   terraform-latest-acc  the acceptance tests again, under it (resource
+#                         identity and terraform query run here: they need 1.12
+#                         and 1.14)
+#   terraform-oldest      the oldest Terraform the docs claim (tools/terraform-oldest)
+#                         built, and a smoke run under it: create, plan,
+#                         import and destroy of each kind
 #   tofu           OpenTofu built and cached (tools/tofu)
 #   tofu-acc       the acceptance tests again, under OpenTofu
 #   tofu-examples  tofu validate of every example folder
@@ -46,7 +54,7 @@ TESTARGS=${TESTARGS:-}
 TERRAFORM=${TERRAFORM:-terraform}
 export CHECKPOINT_DISABLE=1
 
-all_phases=(terraform hygiene assets go faults docs examples release tofu tofu-acc tofu-examples)
+all_phases=(terraform hygiene assets go faults docs examples release terraform-latest terraform-latest-acc terraform-oldest tofu tofu-acc tofu-examples)
 phases=("$@")
 ((${#phases[@]} > 0)) || phases=("${all_phases[@]}")
 
@@ -54,6 +62,7 @@ phases=("$@")
 testargs=($TESTARGS)
 
 tofu_bin=
+terraform_latest_bin=
 
 # The packages of the go phases: all but the fault suite, which has a phase
 # of its own.
@@ -150,6 +159,37 @@ phase_release() {
 	scripts/release-check.sh
 }
 
+# The parity and harness tests never run a CLI (they compare validation with dry-run
+# requests, or check the cluster): the run under the Terraform on PATH covers them.
+cli_only_skip='[Pp]arity|^TestAccHarness'
+
+phase_terraform-latest() {
+	terraform_latest_bin=$(scripts/tool.sh terraform) || return 1
+	"$terraform_latest_bin" version | sed -n 1p
+	# The import-by-identity examples validate from 1.12 on.
+	scripts/validate-examples.sh "$terraform_latest_bin"
+}
+
+phase_terraform-latest-acc() {
+	[[ -n ${terraform_latest_bin:-} ]] || phase_terraform-latest || return 1
+	ensure_assets || return 1
+	TF_ACC=1 TF_ACC_TERRAFORM_PATH=$terraform_latest_bin \
+		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" -run '^TestAcc' -skip "$cli_only_skip" "${testargs[@]}" $(packages)
+}
+
+# One create, plan, import and destroy of each kind (the lifecycle tests), under the
+# oldest Terraform the README claims.
+phase_terraform-oldest() {
+	local bin
+	bin=$(scripts/tool.sh terraform-oldest) || return 1
+	"$bin" version | sed -n 1p
+	ensure_assets || return 1
+	TF_ACC=1 TF_ACC_TERRAFORM_PATH=$bin \
+		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" \
+		-run '^(TestAccLeaderWorkerSet_minimalVLLM|TestAccPriorityLevelConfiguration_lifecycle|TestAccFlowSchema_lifecycle)$' \
+		"${testargs[@]}" ./internal/leaderworkerset/ ./internal/prioritylevelconfiguration/ ./internal/flowschema/
+}
+
 phase_tofu() {
 	tofu_bin=$(scripts/tool.sh tofu) || return 1
 	"$tofu_bin" version | sed -n 1p
@@ -164,11 +204,9 @@ phase_tofu-acc() {
 	ensure_assets || return 1
 	# OpenTofu resolves the provider on registry.opentofu.org; without these
 	# terraform-plugin-testing's configuration uses the legacy "-" namespace.
-	# The parity and harness tests never run a CLI (they compare validation with dry-run
-	# requests, or check the cluster): the Terraform run already covers them.
 	TF_ACC=1 TF_ACC_TERRAFORM_PATH=$tofu_bin \
 		TF_ACC_PROVIDER_HOST=registry.opentofu.org TF_ACC_PROVIDER_NAMESPACE=kubeinfer \
-		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" -run '^TestAcc' -skip '[Pp]arity|^TestAccHarness' "${testargs[@]}" $(packages)
+		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" -run '^TestAcc' -skip "$cli_only_skip" "${testargs[@]}" $(packages)
 }
 
 phase_tofu-examples() {
@@ -196,7 +234,7 @@ for p in "${phases[@]}"; do
 		failed=1
 	fi
 	printf '==> %s: %s in %d s\n' "$p" "$status" "$took"
-	results+=("$(printf '%-14s %-7s %5d s' "$p" "$status" "$took")")
+	results+=("$(printf '%-21s %-7s %5d s' "$p" "$status" "$took")")
 	# Nothing can run without the Terraform CLI.
 	if [[ $p == terraform && $status != ok ]]; then
 		break
@@ -205,5 +243,5 @@ done
 
 printf '\n==> summary\n'
 printf '    %s\n' "${results[@]}"
-printf '    %-14s %-7s %5d s\n' total "$( ((failed)) && echo FAILED || echo ok)" $((SECONDS - total_start))
+printf '    %-21s %-7s %5d s\n' total "$( ((failed)) && echo FAILED || echo ok)" $((SECONDS - total_start))
 exit $failed

@@ -8,7 +8,9 @@
 #   golangci-lint  tools/lint      github.com/golangci/golangci-lint/v2/cmd/golangci-lint
 #   tofu           tools/tofu      github.com/opentofu/opentofu/cmd/tofu
 #   actionlint     tools/actionlint github.com/rhysd/actionlint/cmd/actionlint
-#   terraform      tools/terraform  github.com/hashicorp/terraform (by tools/terraform/build.sh)
+#   terraform      tools/terraform  github.com/hashicorp/terraform (by tools/terraform/build.sh):
+#                                   the newest release, run by the terraform-latest phases
+#   terraform-oldest tools/terraform-oldest  the same, the oldest release the docs claim
 #
 # The version is the one required by the module folder's go.mod, so bumping a
 # tool is a go.mod change; binaries are cached as
@@ -17,14 +19,15 @@
 # printed on stdout; progress goes to stderr. Safe to run concurrently.
 set -euo pipefail
 
-name=${1:?usage: tool.sh tfplugindocs|goreleaser|golangci-lint|tofu|actionlint|terraform}
+name=${1:?usage: tool.sh tfplugindocs|goreleaser|golangci-lint|tofu|actionlint|terraform|terraform-oldest}
 case $name in
 tfplugindocs) moddir=docs mod=github.com/hashicorp/terraform-plugin-docs pkg=github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs ;;
 goreleaser) moddir=release mod=github.com/goreleaser/goreleaser/v2 pkg=github.com/goreleaser/goreleaser/v2 ;;
 golangci-lint) moddir=lint mod=github.com/golangci/golangci-lint/v2 pkg=github.com/golangci/golangci-lint/v2/cmd/golangci-lint ;;
 tofu) moddir=tofu mod=github.com/opentofu/opentofu pkg=github.com/opentofu/opentofu/cmd/tofu ;;
 actionlint) moddir=actionlint mod=github.com/rhysd/actionlint pkg=github.com/rhysd/actionlint/cmd/actionlint ;;
-terraform) moddir=terraform mod=github.com/hashicorp/terraform pkg=github.com/hashicorp/terraform ;;
+terraform) moddir=terraform mod=github.com/hashicorp/terraform pkg=github.com/hashicorp/terraform builder=terraform ;;
+terraform-oldest) moddir=terraform-oldest mod=github.com/hashicorp/terraform pkg=github.com/hashicorp/terraform builder=terraform ;;
 *)
 	echo "tool.sh: unknown tool $name" >&2
 	exit 2
@@ -63,9 +66,9 @@ if [[ ! -x $out ]]; then
 	trap 'rm -f -- "$tmp"' EXIT
 	start=$SECONDS
 	echo "tool.sh: building $name $version ($pkg) into $out; first build only, this can take a few minutes" >&2
-	if [[ -x $root/tools/$moddir/build.sh ]]; then
+	if [[ -n ${builder:-} ]]; then
 		# A tool that cannot be built as a dependency of its module (see its build.sh).
-		"$root/tools/$moddir/build.sh" "$version" "$tmp"
+		"$root/tools/$builder/build.sh" "$version" "$tmp"
 	else
 		# GOWORK=off: never pick up a go.work from a parent directory.
 		(cd "$root/tools/$moddir" && GOWORK=off GOFLAGS=-buildvcs=false go build -trimpath -o "$tmp" "$pkg")

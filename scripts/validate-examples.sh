@@ -7,6 +7,11 @@
 # is validated in a temporary copy; folders that do not declare
 # required_providers (the per-resource snippets that tfplugindocs embeds in
 # docs/) get a small file declaring source = "kubeinfer/kubeinfer".
+#
+# The import examples (import-by-string-id.tf, import-by-identity.tf) import to
+# the same address, so each is validated on its own, with the folder's other
+# files; import by identity needs Terraform 1.12 and is skipped under older
+# CLIs and under OpenTofu, which has no resource identity.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -19,8 +24,11 @@ command -v "$cli" >/dev/null 2>&1 || {
 # OpenTofu resolves "kubeinfer/kubeinfer" on its own registry host.
 host=registry.terraform.io
 # (No `| head | grep -q`: under pipefail, a reader that stops early can fail the pipeline.)
-case $("$cli" version 2>/dev/null) in
-*OpenTofu*) host=registry.opentofu.org ;;
+identity=yes
+version_line=$("$cli" version 2>/dev/null | sed -n 1p)
+case $version_line in
+*OpenTofu*) host=registry.opentofu.org identity=no ;;
+"Terraform v1."[0-9][!0-9]* | "Terraform v1.1"[01][!0-9]*) identity=no ;;
 esac
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/kubeinfer-validate.XXXXXX")
@@ -44,14 +52,20 @@ if ((${#dirs[@]} == 0)); then
 	exit 1
 fi
 
+# validate_copy DIR [IMPORT_FILE]: validate a copy of DIR's files (subfolders are
+# validated on their own), without its import examples but IMPORT_FILE.
 failed=()
+checked=0
 i=0
-for d in "${dirs[@]}"; do
+validate_copy() {
+	local d=$1 extra=${2:-} name=$1 out
+	[[ -z $extra ]] || name="$d/$extra"
 	i=$((i + 1))
+	checked=$((checked + 1))
 	copy=$work/ex$i
 	mkdir -p "$copy"
-	# Only the folder itself: subfolders are validated on their own.
-	find "$root/$d" -maxdepth 1 -type f \( -name '*.tf' -o -name '*.tfvars' -o -name '*.tftpl' \) -exec cp {} "$copy/" \;
+	find "$root/$d" -maxdepth 1 -type f \( -name '*.tf' -o -name '*.tfvars' -o -name '*.tftpl' \) -not -name 'import-by-*.tf' -exec cp {} "$copy/" \;
+	[[ -z $extra ]] || cp "$root/$d/$extra" "$copy/"
 	if ! grep -qs required_providers "$copy"/*.tf; then
 		cat >"$copy/zz_required_providers.tf" <<'EOF'
 terraform {
@@ -64,16 +78,29 @@ terraform {
 EOF
 	fi
 	if out=$(cd "$copy" && "$cli" validate -no-color 2>&1); then
-		echo "ok     $d"
+		echo "ok     $name"
 	else
-		echo "FAILED $d"
+		echo "FAILED $name"
 		printf '%s\n' "$out" | grep -v -e '^$' | sed 's/^/    /'
-		failed+=("$d")
+		failed+=("$name")
 	fi
+}
+
+for d in "${dirs[@]}"; do
+	validate_copy "$d"
+	for f in "$root/$d"/import-by-*.tf; do
+		[[ -e $f ]] || continue
+		f=$(basename "$f")
+		if [[ $f == import-by-identity.tf && $identity == no ]]; then
+			echo "skip   $d/$f ($version_line has no resource identity)"
+			continue
+		fi
+		validate_copy "$d" "$f"
+	done
 done
 
 if ((${#failed[@]} > 0)); then
-	echo "validate-examples: ${#failed[@]} of ${#dirs[@]} example folders failed $(basename "$cli") validate" >&2
+	echo "validate-examples: ${#failed[@]} of $checked example configurations failed $(basename "$cli") validate" >&2
 	exit 1
 fi
-echo "validate-examples: ${#dirs[@]} example folders valid ($(basename "$cli"))"
+echo "validate-examples: $checked example configurations in ${#dirs[@]} folders valid ($(basename "$cli"))"

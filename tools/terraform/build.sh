@@ -8,7 +8,8 @@
 # internal/legacy, which only they import) are not in it. The build drops those
 # requirements and the backends' entries in internal/backend/init/init.go, the
 # one file that imports them. The result is the release's CLI with the local,
-# remote, http, inmem and cloud backends: what provider tests use.
+# remote, http, inmem and cloud backends: what provider tests use. Releases
+# whose backends are still in the root module (1.8) build unchanged.
 set -euo pipefail
 
 version=${1:?usage: build.sh VERSION OUT}
@@ -29,14 +30,26 @@ cp -R "$src/." "$work"
 chmod -R u+w "$work"
 cd "$work"
 
-edits=(-droprequire="$mod/internal/legacy" -dropreplace="$mod/internal/legacy")
+# Releases before the backends moved to nested modules (1.8 has none) build as they are.
+missing=()
 for b in "${dropped[@]}"; do
+	if grep -q "=> ./internal/backend/remote-state/$b\$" go.mod && [[ ! -d internal/backend/remote-state/$b ]]; then
+		missing+=("$b")
+	fi
+done
+if ((${#missing[@]} == 0)); then
+	go build -mod=mod -trimpath -ldflags "-X $mod/version.dev=no" -o "$out" .
+	exit 0
+fi
+
+edits=(-droprequire="$mod/internal/legacy" -dropreplace="$mod/internal/legacy")
+for b in "${missing[@]}"; do
 	edits+=(-droprequire="$mod/internal/backend/remote-state/$b" -dropreplace="$mod/internal/backend/remote-state/$b")
 done
 go mod edit "${edits[@]}"
 
 init=internal/backend/init/init.go
-for b in "${dropped[@]}"; do
+for b in "${missing[@]}"; do
 	# The import line ("…/remote-state/s3") and the map entry using its alias.
 	alias=$(sed -n "s|^[[:space:]]*\([A-Za-z0-9]*\) \"$mod/internal/backend/remote-state/$b\"$|\1|p" "$init")
 	[[ -n $alias ]] || {
