@@ -19,8 +19,8 @@ import (
 // List resources (Terraform 1.14+, `terraform query`): a `list` block of a kind finds the
 // objects in the cluster, by namespace and label selector, whoever created them (kubectl,
 // Helm, another Terraform configuration), with their identity for an import block and, with
-// `include_resource = true`, the same state an import would record (so
-// `terraform query -generate-config-out` writes configuration from it).
+// `include_resource = true`, the values of the configuration that reproduces each object
+// (see configFrom), from which `terraform query -generate-config-out` writes resource blocks.
 
 const (
 	listAttrNamespace     = "namespace"
@@ -120,14 +120,42 @@ func (r *Resource) listResult(ctx context.Context, req list.ListRequest, u *unst
 	if !req.IncludeResource {
 		return res
 	}
-	typ := req.ResourceSchema.Type().TerraformType(ctx)
-	st, err := r.stateFrom(nullAttributes(typ), u, true)
+	st, err := r.generatedState(req.ResourceSchema.Type().TerraformType(ctx), u)
 	if err != nil {
 		res.Diagnostics.AddError(fmt.Sprintf("Cannot read %s %q", r.kind.GVK.Kind, r.describe(meta)), err.Error())
 		return res
 	}
 	res.Resource = &tfsdk.Resource{Schema: req.ResourceSchema, Raw: st}
 	return res
+}
+
+// generatedState is the resource value of a list result, from which `terraform query
+// -generate-config-out` writes a resource block (see configFrom): the object's configuration
+// without planned defaults, the provider-only settings only where the object's settings
+// annotation records a value other than the default, and no kubectl bookkeeping.
+func (r *Resource) generatedState(typ tftypes.Type, u *unstructured.Unstructured) (tftypes.Value, error) {
+	u, annotations := withoutSettingsAnnotation(u)
+	u, _ = withoutAnnotations(u, kubectlLastApplied)
+	config, err := r.kind.configFrom(u)
+	if err != nil {
+		return tftypes.Value{}, err
+	}
+	attrs := objectAttrs(nullAttributes(typ))
+	for name, v := range objectAttrs(config) {
+		attrs[name] = v
+	}
+	attrs[attrID] = tftypes.NewValue(tftypes.String, r.importID(objMeta{name: u.GetName(), namespace: u.GetNamespace()}))
+	defaults := r.settingDefaults()
+	for name, v := range r.decodeSettings(annotations) {
+		var b bool
+		if v.As(&b) == nil && b != defaults[name] {
+			attrs[name] = v
+		}
+	}
+	if t, ok := attrs[attrTimeouts]; ok {
+		attrs[attrTimeouts] = decodeTimeouts(t.Type(), annotations)
+	}
+	return tftypes.NewValue(typ, attrs), nil
 }
 
 // nullAttributes is an object of typ whose attributes are all null: the state import starts

@@ -18,7 +18,7 @@ import (
 
 // terraform query (Terraform 1.14+) finds LeaderWorkerSets created outside Terraform (as
 // kubectl would), by namespace and label selector, with their identities and, with
-// include_resource, the state an import would record.
+// include_resource, the configuration values -generate-config-out writes.
 func TestAccLeaderWorkerSet_query(t *testing.T) {
 	c := lwsClient(t)
 	create := func(name, team string, replicas int64) {
@@ -89,8 +89,17 @@ list "kubeinfer_leaderworkerset" "all" {
 						queryfilter.ByResourceIdentity(map[string]knownvalue.Check{
 							"namespace": knownvalue.StringExact("default"), "name": knownvalue.StringExact("acc-query-b"),
 						}), []querycheck.KnownValueCheck{
-							{Path: tfjsonpath.New("spec").AtMapKey("leader_worker_template").AtMapKey("size"), KnownValue: knownvalue.Int64Exact(1)},
+							{Path: tfjsonpath.New("spec").AtMapKey("leader_worker_template").AtMapKey("worker_template").AtMapKey("spec").AtMapKey("containers").AtSliceIndex(0).AtMapKey("image"), KnownValue: knownvalue.StringExact("vllm/vllm-openai:v0.11.0")},
+							{Path: tfjsonpath.New("spec").AtMapKey("leader_worker_template").AtMapKey("size"), KnownValue: knownvalue.Null()}, // 1, the default
 							{Path: tfjsonpath.New("metadata").AtMapKey("labels").AtMapKey("team"), KnownValue: knownvalue.StringExact("search")},
+							// What -generate-config-out writes: no planned defaults (a newer
+							// field the released CRD lacks, webhook defaults), no provider
+							// settings at their defaults.
+							{Path: tfjsonpath.New("spec").AtMapKey("group_identity"), KnownValue: knownvalue.Null()},
+							{Path: tfjsonpath.New("spec").AtMapKey("rollout_strategy"), KnownValue: knownvalue.Null()},
+							{Path: tfjsonpath.New("spec").AtMapKey("startup_policy"), KnownValue: knownvalue.Null()},
+							{Path: tfjsonpath.New("force_conflicts"), KnownValue: knownvalue.Null()},
+							{Path: tfjsonpath.New("spec").AtMapKey("replicas"), KnownValue: knownvalue.Int64Exact(0)},
 						}),
 					querycheck.ExpectLengthAtLeast("kubeinfer_leaderworkerset.all", 3),
 				},
