@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 
@@ -111,6 +112,9 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 		return u, nil
 	}
 	last, err := watchRollout(ctx, ri, u)
+	if err == nil && dyn != nil {
+		last, err = confirmPodsReady(ctx, dyn, ri, last)
+	}
 	var timeout *rolloutTimeout
 	if errors.As(err, &timeout) && errors.Is(ctx.Err(), context.Canceled) {
 		// Interrupted (Ctrl-C, Terraform stopping the provider): say so, and make no
@@ -125,6 +129,52 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 		timeout.groups = notReadyGroups(sctx, dyn, last)
 	}
 	return last, err
+}
+
+// confirmPodsReady checks the pods themselves once the status says the rollout is done. The
+// controller computes status from its informer cache, so a status can count a group Ready
+// whose pod the StatefulSet controller has just deleted for the update (seen in a rolling
+// update that reverted an edited image). Until every group's pods are Ready and none is being
+// replaced, it re-reads the object and the pods every second (wait.PollUntilContextCancel).
+func confirmPodsReady(ctx context.Context, dyn dynamic.Interface, ri dynamic.ResourceInterface, u *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	last := u
+	var reason string
+	err := wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
+		lines, checked := groupsNotReady(ctx, dyn, last)
+		if !checked {
+			return true, nil // no group index (hash identity) or no pod list: the status decides
+		}
+		if len(lines) == 0 {
+			return true, nil
+		}
+		reason = "the status reports the rollout done, but pods are not ready:\n" + strings.Join(lines, "\n")
+		cur, err := ri.Get(ctx, u.GetName(), metav1.GetOptions{})
+		switch {
+		case err == nil:
+			last = cur
+			var obj lwsv1.LeaderWorkerSet
+			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(cur.Object, &obj); err == nil {
+				if s := rolloutStatus(&obj); !s.done {
+					reason = s.reason
+				}
+			}
+		case !kube.Transient(err):
+			return false, err
+		}
+		return false, nil
+	})
+	if err != nil && ctx.Err() != nil {
+		return last, timeoutError(reason)
+	}
+	if err != nil {
+		return last, err
+	}
+	// The status may have gone back to not done while the pods were replaced: wait for it again.
+	var obj lwsv1.LeaderWorkerSet
+	if runtime.DefaultUnstructuredConverter.FromUnstructured(last.Object, &obj) == nil && !rolloutStatus(&obj).done {
+		return watchRollout(ctx, ri, last)
+	}
+	return last, nil
 }
 
 func watchRollout(ctx context.Context, ri dynamic.ResourceInterface, u *unstructured.Unstructured) (*unstructured.Unstructured, error) {
@@ -258,12 +308,26 @@ var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 // notReadyGroups lists the groups of u whose pods are missing or not ready, from the pods'
 // group-index labels ("" when the pods cannot be listed).
 func notReadyGroups(ctx context.Context, dyn dynamic.Interface, u *unstructured.Unstructured) string {
-	var obj lwsv1.LeaderWorkerSet
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &obj); err != nil {
+	lines, _ := groupsNotReady(ctx, dyn, u)
+	if len(lines) == 0 {
 		return ""
 	}
+	const most = 20
+	if len(lines) > most {
+		lines = append(lines[:most], fmt.Sprintf("  ... and %d more groups", len(lines)-most))
+	}
+	return "Groups not ready:\n" + strings.Join(lines, "\n")
+}
+
+// groupsNotReady describes each group of u that does not have all its pods Ready (terminating
+// pods do not count); checked reports whether the pods could be listed and told apart by group.
+func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.Unstructured) (lines []string, checked bool) {
+	var obj lwsv1.LeaderWorkerSet
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &obj); err != nil {
+		return nil, false
+	}
 	if obj.Spec.GroupIdentity == lwsv1.GroupIdentityHash {
-		return "" // hash-named groups carry no group index
+		return nil, false // hash-named groups carry no group index
 	}
 	replicas, size := int32(1), int32(1)
 	if obj.Spec.Replicas != nil {
@@ -274,7 +338,7 @@ func notReadyGroups(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 	}
 	pods, err := dyn.Resource(podsGVR).Namespace(obj.Namespace).List(ctx, metav1.ListOptions{LabelSelector: labelName + "=" + obj.Name})
 	if err != nil {
-		return ""
+		return nil, false
 	}
 	type count struct {
 		pods, ready   int
@@ -283,6 +347,9 @@ func notReadyGroups(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 	groups := map[string]*count{}
 	for i := range pods.Items {
 		p := &pods.Items[i]
+		if p.GetDeletionTimestamp() != nil {
+			continue // being replaced: its successor counts
+		}
 		g := p.GetLabels()[labelGroupIndex]
 		c := groups[g]
 		if c == nil {
@@ -304,7 +371,6 @@ func notReadyGroups(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 			}
 		}
 	}
-	var lines []string
 	for i := int32(0); i < replicas; i++ {
 		g := strconv.Itoa(int(i))
 		c := groups[g]
@@ -320,12 +386,5 @@ func notReadyGroups(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 			lines = append(lines, line)
 		}
 	}
-	if len(lines) == 0 {
-		return ""
-	}
-	const most = 20
-	if len(lines) > most {
-		lines = append(lines[:most], fmt.Sprintf("  ... and %d more groups", len(lines)-most))
-	}
-	return "Groups not ready:\n" + strings.Join(lines, "\n")
+	return lines, true
 }

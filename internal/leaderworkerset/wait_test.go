@@ -82,3 +82,51 @@ func TestRolloutDoneWaitsForSurgeGroupsToGo(t *testing.T) {
 		t.Fatalf("status.replicas unreported: not done: %s", reason)
 	}
 }
+
+// When the status says the rollout is done but a group's pod is not Ready (the controller's
+// cache lagging behind a pod just replaced), the wait goes on until the pod is Ready.
+func TestRolloutWaitConfirmsPodsReady(t *testing.T) {
+	gvr := schema.GroupVersionResource{Group: "leaderworkerset.x-k8s.io", Version: "v1", Resource: "leaderworkersets"}
+	podsGVR := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	lws := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
+		"metadata": map[string]any{"name": "vllm", "namespace": "default", "resourceVersion": "1", "generation": int64(1)},
+		"spec":     map[string]any{"replicas": int64(1), "leaderWorkerTemplate": map[string]any{"size": int64(1)}},
+		"status": map[string]any{"observedGeneration": int64(1), "replicas": int64(1), "readyReplicas": int64(1), "updatedReplicas": int64(1),
+			"conditions": []any{map[string]any{"type": "Available", "status": "True", "reason": "AllGroupsReady", "message": "", "lastTransitionTime": "2026-12-01T00:00:00Z"}}},
+	}}
+	pod := func(ready string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "v1", "kind": "Pod",
+			"metadata": map[string]any{"name": "vllm-0", "namespace": "default", "labels": map[string]any{
+				"leaderworkerset.sigs.k8s.io/name": "vllm", "leaderworkerset.sigs.k8s.io/group-index": "0"}},
+			"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": ready}}},
+		}}
+	}
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+		gvr: "LeaderWorkerSetList", podsGVR: "PodList",
+	}, lws, pod("False"))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	readyAt := make(chan time.Time, 1)
+	go func() {
+		time.Sleep(1500 * time.Millisecond)
+		if _, err := dyn.Resource(podsGVR).Namespace("default").Update(ctx, pod("True"), metav1.UpdateOptions{}); err != nil {
+			t.Error(err)
+		}
+		readyAt <- time.Now()
+	}()
+	_, err := waitForRollout(ctx, dyn, dyn.Resource(gvr).Namespace("default"), lws, nil)
+	returned := time.Now()
+	if err != nil {
+		t.Fatalf("wait: %v", err)
+	}
+	select {
+	case at := <-readyAt:
+		if returned.Before(at) {
+			t.Fatalf("the wait returned %v before the pod turned Ready", at.Sub(returned))
+		}
+	default:
+		t.Fatal("the wait returned while the group's pod was not Ready")
+	}
+}
