@@ -4,7 +4,8 @@
 # run one or two. With no argument, all phases run in this order:
 #
 #   terraform      the Terraform CLI is on PATH (fails clearly otherwise)
-#   hygiene        gofmt, `go mod tidy -diff`, actionlint of .github/workflows
+#   hygiene        gofmt, `go mod tidy -diff`, actionlint of .github/workflows,
+#                  and generated code (deepcopy, test CRD) as `make generate` writes it
 #   assets         the test cluster's components built and cached
 #                  (tools/testcluster/ensure.sh: etcd, kube-apiserver,
 #                  kube-controller-manager, kube-scheduler, KWOK, the released
@@ -70,6 +71,25 @@ packages() {
 	go list ./... | grep -v '/internal/faulttest$'
 }
 
+# generated_check: the deepcopy functions and the test CRD are what controller-gen
+# writes from the Go types now (tools/crdgen/generate.sh, run on a copy).
+generated_check() {
+	local work rc=0
+	work=$(mktemp -d "${TMPDIR:-/tmp}/kubeinfer-generate.XXXXXX")
+	git ls-files -z | tar --null -T - -cf - | tar -C "$work" -xf -
+	if ! tools/crdgen/generate.sh "$work" >"$work.log" 2>&1; then
+		cat "$work.log" >&2
+		rc=1
+	else
+		for f in internal/apis/leaderworkerset/v1/zz_generated.deepcopy.go internal/acctest/testdata/crds; do
+			diff -ruN "$f" "$work/$f" || rc=1
+		done
+		((rc == 0)) || echo "generated code is stale: run 'make generate' and commit the result" >&2
+	fi
+	rm -rf -- "$work" "$work.log"
+	return $rc
+}
+
 phase_terraform() {
 	if ! command -v "$TERRAFORM" >/dev/null 2>&1; then
 		echo "The Terraform CLI ($TERRAFORM) is not on PATH." >&2
@@ -91,6 +111,7 @@ phase_hygiene() {
 		echo "go.mod/go.sum are not tidy: run 'go mod tidy'" >&2
 		rc=1
 	}
+	generated_check || rc=1
 	if actionlint=$(scripts/tool.sh actionlint); then
 		"$actionlint" -shellcheck= -pyflakes= .github/workflows/*.yml || rc=1
 	else

@@ -8,6 +8,7 @@
 #   golangci-lint  tools/lint      github.com/golangci/golangci-lint/v2/cmd/golangci-lint
 #   tofu           tools/tofu      github.com/opentofu/opentofu/cmd/tofu
 #   actionlint     tools/actionlint github.com/rhysd/actionlint/cmd/actionlint
+#   controller-gen tools/crdgen     sigs.k8s.io/controller-tools/cmd/controller-gen
 #   terraform      tools/terraform  github.com/hashicorp/terraform (by tools/terraform/build.sh):
 #                                   the newest release, run by the terraform-latest phases
 #   terraform-oldest tools/terraform-oldest  the same, the oldest release the docs claim
@@ -19,13 +20,14 @@
 # printed on stdout; progress goes to stderr. Safe to run concurrently.
 set -euo pipefail
 
-name=${1:?usage: tool.sh tfplugindocs|goreleaser|golangci-lint|tofu|actionlint|terraform|terraform-oldest}
+name=${1:?usage: tool.sh tfplugindocs|goreleaser|golangci-lint|tofu|actionlint|controller-gen|terraform|terraform-oldest}
 case $name in
 tfplugindocs) moddir=docs mod=github.com/hashicorp/terraform-plugin-docs pkg=github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs ;;
 goreleaser) moddir=release mod=github.com/goreleaser/goreleaser/v2 pkg=github.com/goreleaser/goreleaser/v2 ;;
 golangci-lint) moddir=lint mod=github.com/golangci/golangci-lint/v2 pkg=github.com/golangci/golangci-lint/v2/cmd/golangci-lint ;;
 tofu) moddir=tofu mod=github.com/opentofu/opentofu pkg=github.com/opentofu/opentofu/cmd/tofu ;;
 actionlint) moddir=actionlint mod=github.com/rhysd/actionlint pkg=github.com/rhysd/actionlint/cmd/actionlint ;;
+controller-gen) moddir=crdgen mod=sigs.k8s.io/controller-tools pkg=sigs.k8s.io/controller-tools/cmd/controller-gen ;;
 terraform) moddir=terraform mod=github.com/hashicorp/terraform pkg=github.com/hashicorp/terraform builder=terraform ;;
 terraform-oldest) moddir=terraform-oldest mod=github.com/hashicorp/terraform pkg=github.com/hashicorp/terraform builder=terraform ;;
 *)

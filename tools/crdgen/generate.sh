@@ -3,18 +3,15 @@
 # Go types in internal/apis/leaderworkerset/v1.
 #
 # controller-gen is built from this directory's own module (pinned in
-# tools/crdgen/go.mod) into bin/controller-gen, so its dependencies never mix
-# with the provider's. Run from anywhere; it works relative to the repo root.
+# tools/crdgen/go.mod) by scripts/tool.sh and cached by version, so its
+# dependencies never mix with the provider's. Run from anywhere; it works on
+# the tree it is in (make generate), or on ROOT when given (the generate check
+# of make test runs it on a copy).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/../.." && pwd)
-controller_gen="$root/bin/controller-gen"
-
-if [ ! -x "$controller_gen" ]; then
-  echo "building $controller_gen" >&2
-  (cd "$here" && go build -o "$controller_gen" sigs.k8s.io/controller-tools/cmd/controller-gen)
-fi
+root=${1:-$(cd "$here/../.." && pwd)}
+controller_gen=$("$here/../../scripts/tool.sh" controller-gen)
 
 cd "$root"
 
