@@ -58,12 +58,13 @@ func apiErrorDetail(err error) string {
 
 // deleteAndWait deletes an object and waits until it is gone (finalizers included), watching
 // instead of polling.
-func deleteAndWait(ctx context.Context, ri dynamic.ResourceInterface, name string) error {
-	// Foreground: the object stays (with the foregroundDeletion finalizer) until the garbage
-	// collector has deleted everything it owns, so the wait below covers the controller's objects
-	// too (a LeaderWorkerSet's StatefulSets and pods): GPUs are free when destroy returns, and a
-	// replacement's pods never meet the old ones.
-	policy := metav1.DeletePropagationForeground
+//
+// With foreground propagation the object stays (with the foregroundDeletion finalizer) until the
+// garbage collector has deleted everything it owns, so the wait covers the objects a controller
+// created from it too: GPUs are free when destroy returns, and a replacement's pods never meet
+// the old ones. A kind whose dependents are waited for by Hooks.AfterDelete uses background
+// propagation instead.
+func deleteAndWait(ctx context.Context, ri dynamic.ResourceInterface, name string, policy metav1.DeletionPropagation) error {
 	err := ri.Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: &policy})
 	if objectGone(err, name) {
 		return nil

@@ -77,9 +77,10 @@ var Kind = &kube.Kind{
 		attrManageReplicas: tftypes.NewValue(tftypes.Bool, true),
 	},
 	Hooks: kube.Hooks{
-		ApplyBody:  applyBody,
-		PlanObject: planObject,
-		AfterApply: waitForRollout,
+		ApplyBody:   applyBody,
+		PlanObject:  planObject,
+		AfterApply:  waitForRollout,
+		AfterDelete: waitForCleanup,
 	},
 }
 

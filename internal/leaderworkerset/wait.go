@@ -393,3 +393,44 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 	}
 	return lines, true
 }
+
+var statefulSetsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}
+
+// waitForCleanup waits, after the LeaderWorkerSet is gone, until the garbage collector has
+// deleted its StatefulSets and pods (the LWS controller labels them all with the set's name), so
+// that the GPUs are free when destroy returns and a replacement never meets the old pods. It
+// polls with a one-item list (wait.PollUntilContextCancel); a lost connection only delays it.
+func waitForCleanup(ctx context.Context, dyn dynamic.Interface, namespace, name string) error {
+	sel := metav1.ListOptions{LabelSelector: labelName + "=" + name, Limit: 1}
+	remaining := ""
+	err := wait.PollUntilContextCancel(ctx, 250*time.Millisecond, true, func(ctx context.Context) (bool, error) {
+		for _, r := range []struct {
+			gvr  schema.GroupVersionResource
+			what string
+		}{{podsGVR, "pods"}, {statefulSetsGVR, "StatefulSets"}} {
+			list, err := dyn.Resource(r.gvr).Namespace(namespace).List(ctx, sel)
+			if err != nil {
+				if kube.Transient(err) || ctx.Err() != nil {
+					return false, nil
+				}
+				return false, err
+			}
+			if len(list.Items) > 0 {
+				remaining = fmt.Sprintf("%s of the LeaderWorkerSet remain (for example %s)", r.what, list.Items[0].GetName())
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+	if err != nil && ctx.Err() != nil {
+		msg := "the LeaderWorkerSet is deleted, but the garbage collector has not deleted everything it owned yet"
+		if remaining != "" {
+			msg += ": " + remaining
+		}
+		if errors.Is(ctx.Err(), context.Canceled) {
+			return errors.New("interrupted while waiting for the cleanup: " + msg)
+		}
+		return errors.New("timed out waiting for the cleanup: " + msg + ". Is kube-controller-manager running?")
+	}
+	return err
+}
