@@ -130,3 +130,43 @@ func TestRolloutWaitConfirmsPodsReady(t *testing.T) {
 		t.Fatal("the wait returned while the group's pod was not Ready")
 	}
 }
+
+// Destroy returns only once the StatefulSets and pods of the set are gone.
+func TestCleanupWaitsForPodsAndStatefulSets(t *testing.T) {
+	podsGVR := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	stsGVR := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}
+	labelled := func(apiVersion, kind, name string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": apiVersion, "kind": kind,
+			"metadata": map[string]any{"name": name, "namespace": "default", "labels": map[string]any{"leaderworkerset.sigs.k8s.io/name": "vllm"}},
+		}}
+	}
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+		podsGVR: "PodList", stsGVR: "StatefulSetList",
+	}, labelled("v1", "Pod", "vllm-0"), labelled("apps/v1", "StatefulSet", "vllm"))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	go func() {
+		time.Sleep(500 * time.Millisecond)
+		_ = dyn.Resource(podsGVR).Namespace("default").Delete(ctx, "vllm-0", metav1.DeleteOptions{})
+		time.Sleep(500 * time.Millisecond)
+		_ = dyn.Resource(stsGVR).Namespace("default").Delete(ctx, "vllm", metav1.DeleteOptions{})
+	}()
+	start := time.Now()
+	if err := waitForCleanup(ctx, dyn, "default", "vllm"); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < time.Second {
+		t.Fatalf("returned after %v, before the StatefulSet was deleted", took)
+	}
+	// A wait that runs out of time names what remains.
+	dyn2 := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+		podsGVR: "PodList", stsGVR: "StatefulSetList",
+	}, labelled("v1", "Pod", "vllm-0"))
+	short, cancel2 := context.WithTimeout(context.Background(), 600*time.Millisecond)
+	defer cancel2()
+	err := waitForCleanup(short, dyn2, "default", "vllm")
+	if err == nil || !strings.Contains(err.Error(), "timed out waiting for the cleanup") || !strings.Contains(err.Error(), "vllm-0") {
+		t.Fatalf("want a timeout naming the pod, got %v", err)
+	}
+}
