@@ -45,6 +45,44 @@ type fastServer struct {
 	resources map[string]*fastResource
 }
 
+// GetProviderSchema and GetMetadata announce GenerateResourceConfig, which terraform-plugin-framework
+// v1.19 implements but does not announce yet (its toproto6.ServerCapabilities drops the flag).
+func (s *fastServer) GetProviderSchema(ctx context.Context, req *tfprotov6.GetProviderSchemaRequest) (*tfprotov6.GetProviderSchemaResponse, error) {
+	resp, err := s.ProviderServer.GetProviderSchema(ctx, req)
+	if resp != nil && resp.ServerCapabilities != nil {
+		resp.ServerCapabilities.GenerateResourceConfig = true
+	}
+	return resp, err
+}
+
+func (s *fastServer) GetMetadata(ctx context.Context, req *tfprotov6.GetMetadataRequest) (*tfprotov6.GetMetadataResponse, error) {
+	resp, err := s.ProviderServer.GetMetadata(ctx, req)
+	if resp != nil && resp.ServerCapabilities != nil {
+		resp.ServerCapabilities.GenerateResourceConfig = true
+	}
+	return resp, err
+}
+
+// GenerateResourceConfig (Terraform 1.14+, `terraform plan -generate-config-out` after an import
+// block) writes a resource block from the state: the framework's answer (the state without
+// computed-only attributes) would spell out every planned default, including fields the installed
+// CRD does not have. The framework still turns the pruned state into configuration.
+func (s *fastServer) GenerateResourceConfig(ctx context.Context, req *tfprotov6.GenerateResourceConfigRequest) (*tfprotov6.GenerateResourceConfigResponse, error) {
+	f := s.lookup(ctx, req.TypeName)
+	if f == nil || req.State == nil {
+		return s.ProviderServer.GenerateResourceConfig(ctx, req)
+	}
+	st, err := req.State.Unmarshal(f.typ)
+	if err != nil {
+		return s.ProviderServer.GenerateResourceConfig(ctx, req)
+	}
+	dv, err := tfprotov6.NewDynamicValue(f.typ, f.res.generatedConfigState(st))
+	if err != nil {
+		return s.ProviderServer.GenerateResourceConfig(ctx, req)
+	}
+	return s.ProviderServer.GenerateResourceConfig(ctx, &tfprotov6.GenerateResourceConfigRequest{TypeName: req.TypeName, State: &dv})
+}
+
 // The list resource RPCs are an optional interface of the protocol (tf6server looks for it
 // with a type assertion), which embedding ProviderServer does not carry over: forward them.
 var _ tfprotov6.ProviderServerWithListResource = (*fastServer)(nil)

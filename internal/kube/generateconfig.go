@@ -27,15 +27,33 @@ func (k *Kind) configFrom(u *unstructured.Unstructured) (tftypes.Value, error) {
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj); err != nil {
 		return tftypes.Value{}, err
 	}
-	config := k8sschema.Encode(node, obj)
 	imported, err := k.FromServer(u)
 	if err != nil {
 		return tftypes.Value{}, err
 	}
-	want := k8sschema.Encode(node, imported)
+	return k.withoutDefaults(k8sschema.Encode(node, obj), k8sschema.Encode(node, imported)), nil
+}
+
+// configFromState is configFrom for a state (the node's part of it), whose planned defaults are
+// filled in: what Terraform's GenerateResourceConfig asks for.
+func (k *Kind) configFromState(state tftypes.Value) tftypes.Value {
 	if k.Defaults == nil {
-		return config, nil
+		return state
 	}
+	want, ok := k.plannedFrom(state)
+	if !ok {
+		return state
+	}
+	return k.withoutDefaults(state, want)
+}
+
+// withoutDefaults leaves out of config each defaulted attribute whose absence keeps the plan
+// equal to want.
+func (k *Kind) withoutDefaults(config, want tftypes.Value) tftypes.Value {
+	if k.Defaults == nil {
+		return config
+	}
+	node := k.Node()
 	var candidates []*tftypes.AttributePath
 	collectDefaulted(node, config, tftypes.NewAttributePath(), &candidates)
 	for _, p := range candidates {
@@ -47,7 +65,7 @@ func (k *Kind) configFrom(u *unstructured.Unstructured) (tftypes.Value, error) {
 			config = trial
 		}
 	}
-	return config, nil
+	return config
 }
 
 // plannedFrom is what the plan holds for a configuration: decoded and defaulted.

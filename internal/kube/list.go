@@ -145,17 +145,42 @@ func (r *Resource) generatedState(typ tftypes.Type, u *unstructured.Unstructured
 		attrs[name] = v
 	}
 	attrs[attrID] = tftypes.NewValue(tftypes.String, r.importID(objMeta{name: u.GetName(), namespace: u.GetNamespace()}))
-	defaults := r.settingDefaults()
 	for name, v := range r.decodeSettings(annotations) {
-		var b bool
-		if v.As(&b) == nil && b != defaults[name] {
-			attrs[name] = v
-		}
+		attrs[name] = v
 	}
 	if t, ok := attrs[attrTimeouts]; ok {
 		attrs[attrTimeouts] = decodeTimeouts(t.Type(), annotations)
 	}
-	return tftypes.NewValue(typ, attrs), nil
+	return r.withoutDefaultSettings(tftypes.NewValue(typ, attrs)), nil
+}
+
+// withoutDefaultSettings sets the provider-only settings that hold their defaults to null, so a
+// generated configuration leaves them out.
+func (r *Resource) withoutDefaultSettings(v tftypes.Value) tftypes.Value {
+	attrs := objectAttrs(v)
+	for name, def := range r.settingDefaults() {
+		var b bool
+		if cur, ok := attrs[name]; ok && cur.IsKnown() && !cur.IsNull() && cur.As(&b) == nil && b == def {
+			attrs[name] = tftypes.NewValue(cur.Type(), nil)
+		}
+	}
+	return tftypes.NewValue(v.Type(), attrs)
+}
+
+// generatedConfigState is the state a resource block is generated from
+// (GenerateResourceConfig, Terraform 1.14+ at import with -generate-config-out): the state
+// without the planned defaults and the settings at their defaults.
+func (r *Resource) generatedConfigState(state tftypes.Value) tftypes.Value {
+	if !state.IsKnown() || state.IsNull() {
+		return state
+	}
+	node := r.kind.Node()
+	attrs := objectAttrs(state)
+	nodeValue := r.kind.configFromState(tftypes.NewValue(node.TFType(), pick(attrs, node)))
+	for name, v := range objectAttrs(nodeValue) {
+		attrs[name] = v
+	}
+	return r.withoutDefaultSettings(tftypes.NewValue(state.Type(), attrs))
 }
 
 // nullAttributes is an object of typ whose attributes are all null: the state import starts

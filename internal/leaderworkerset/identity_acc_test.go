@@ -45,6 +45,13 @@ func TestAccLeaderWorkerSet_identity(t *testing.T) {
 				ImportStateKind: resource.ImportBlockWithID,
 				ImportStateId:   "default/" + name,
 			},
+			{ // -generate-config-out writes a block that plans no change after the import
+				Config:          cfg("vllm/vllm-openai:v0.11.1"),
+				ResourceName:    addr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithResourceIdentity,
+				GenerateConfig:  true,
+			},
 		},
 	})
 }
