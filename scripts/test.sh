@@ -6,6 +6,7 @@
 #   terraform      the Terraform CLI is on PATH (fails clearly otherwise)
 #   hygiene        gofmt, `go mod tidy -diff`, actionlint of .github/workflows,
 #                  and generated code (deepcopy, test CRD) as `make generate` writes it
+#   lint           golangci-lint (.golangci.yml), 0 issues (tools/lint)
 #   assets         the test cluster's components built and cached
 #                  (tools/testcluster/ensure.sh: etcd, kube-apiserver,
 #                  kube-controller-manager, kube-scheduler, KWOK, the released
@@ -55,7 +56,7 @@ TESTARGS=${TESTARGS:-}
 TERRAFORM=${TERRAFORM:-terraform}
 export CHECKPOINT_DISABLE=1
 
-all_phases=(terraform hygiene assets go faults docs examples release terraform-latest terraform-latest-acc terraform-oldest tofu tofu-acc tofu-examples)
+all_phases=(terraform hygiene lint assets go faults docs examples release terraform-latest terraform-latest-acc terraform-oldest tofu tofu-acc tofu-examples)
 phases=("$@")
 ((${#phases[@]} > 0)) || phases=("${all_phases[@]}")
 
@@ -118,6 +119,12 @@ phase_hygiene() {
 		rc=1
 	fi
 	return $rc
+}
+
+phase_lint() {
+	local lint
+	lint=$(scripts/tool.sh golangci-lint) || return 1
+	"$lint" run ./...
 }
 
 phase_assets() {

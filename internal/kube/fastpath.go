@@ -85,14 +85,32 @@ func (s *fastServer) GenerateResourceConfig(ctx context.Context, req *tfprotov6.
 
 // The list resource RPCs are an optional interface of the protocol (tf6server looks for it
 // with a type assertion), which embedding ProviderServer does not carry over: forward them.
-var _ tfprotov6.ProviderServerWithListResource = (*fastServer)(nil)
+// (Deprecated only in favour of moving the methods into ProviderServer, which v0.31 has not done.)
+var _ tfprotov6.ProviderServerWithListResource = (*fastServer)(nil) //nolint:staticcheck // see above
+
+// listServer is the framework server's list resource side.
+func (s *fastServer) listServer() (tfprotov6.ProviderServerWithListResource, error) { //nolint:staticcheck // see above
+	ls, ok := s.ProviderServer.(tfprotov6.ProviderServerWithListResource) //nolint:staticcheck // see above
+	if !ok {
+		return nil, errors.New("the provider server has no list resources")
+	}
+	return ls, nil
+}
 
 func (s *fastServer) ValidateListResourceConfig(ctx context.Context, req *tfprotov6.ValidateListResourceConfigRequest) (*tfprotov6.ValidateListResourceConfigResponse, error) {
-	return s.ProviderServer.(tfprotov6.ProviderServerWithListResource).ValidateListResourceConfig(ctx, req)
+	ls, err := s.listServer()
+	if err != nil {
+		return nil, err
+	}
+	return ls.ValidateListResourceConfig(ctx, req)
 }
 
 func (s *fastServer) ListResource(ctx context.Context, req *tfprotov6.ListResourceRequest) (*tfprotov6.ListResourceServerStream, error) {
-	return s.ProviderServer.(tfprotov6.ProviderServerWithListResource).ListResource(ctx, req)
+	ls, err := s.listServer()
+	if err != nil {
+		return nil, err
+	}
+	return ls.ListResource(ctx, req)
 }
 
 type fastResource struct {

@@ -99,20 +99,6 @@ func protoIdentity(v tftypes.Value) *tfprotov6.ResourceIdentityData {
 	return &tfprotov6.ResourceIdentityData{IdentityData: &dv}
 }
 
-// identityFromRequest decodes the identity of a protocol request; a null identity of the kind
-// when there is none (a state written before identity support, or by OpenTofu).
-func (r *Resource) identityFromRequest(d *tfprotov6.ResourceIdentityData) tftypes.Value {
-	typ := r.identityType()
-	if d == nil || d.IdentityData == nil {
-		return tftypes.NewValue(typ, nil)
-	}
-	v, err := d.IdentityData.Unmarshal(typ)
-	if err != nil {
-		return tftypes.NewValue(typ, nil)
-	}
-	return v
-}
-
 // importPath is where import stores the name and namespace in the state.
 var (
 	importNamePath      = path.Root("metadata").AtName("name")

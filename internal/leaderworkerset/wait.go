@@ -411,7 +411,7 @@ func waitForCleanup(ctx context.Context, dyn dynamic.Interface, namespace, name 
 			list, err := dyn.Resource(r.gvr).Namespace(namespace).List(ctx, sel)
 			if err != nil {
 				if kube.Transient(err) || ctx.Err() != nil {
-					return false, nil
+					return false, nil //nolint:nilerr // a lost connection only delays the wait; the poll ends with ctx
 				}
 				return false, err
 			}
