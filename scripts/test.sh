@@ -55,6 +55,12 @@ TEST_P=${TEST_P:-2}
 TESTARGS=${TESTARGS:-}
 TERRAFORM=${TERRAFORM:-terraform}
 export CHECKPOINT_DISABLE=1
+# A TF_CLI_CONFIG_FILE that names a missing file makes the CLIs print a warning ahead of
+# `version -json`, which terraform-exec then cannot parse (OpenTofu 1.12 fails every
+# acceptance test on it): treat it as unset. The tests write their own CLI configurations.
+if [[ -n ${TF_CLI_CONFIG_FILE:-} && ! -e $TF_CLI_CONFIG_FILE ]]; then
+	unset TF_CLI_CONFIG_FILE
+fi
 
 all_phases=(terraform hygiene lint assets go faults docs examples release terraform-latest terraform-latest-acc terraform-oldest tofu tofu-acc tofu-examples)
 phases=("$@")

@@ -25,7 +25,7 @@ case $name in
 tfplugindocs) moddir=docs mod=github.com/hashicorp/terraform-plugin-docs pkg=github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs ;;
 goreleaser) moddir=release mod=github.com/goreleaser/goreleaser/v2 pkg=github.com/goreleaser/goreleaser/v2 ;;
 golangci-lint) moddir=lint mod=github.com/golangci/golangci-lint/v2 pkg=github.com/golangci/golangci-lint/v2/cmd/golangci-lint ;;
-tofu) moddir=tofu mod=github.com/opentofu/opentofu pkg=github.com/opentofu/opentofu/cmd/tofu ;;
+tofu) moddir=tofu mod=github.com/opentofu/opentofu pkg=github.com/opentofu/opentofu/cmd/tofu ldflags="-X github.com/opentofu/opentofu/version.dev=no" ;;
 actionlint) moddir=actionlint mod=github.com/rhysd/actionlint pkg=github.com/rhysd/actionlint/cmd/actionlint ;;
 controller-gen) moddir=crdgen mod=sigs.k8s.io/controller-tools pkg=sigs.k8s.io/controller-tools/cmd/controller-gen ;;
 terraform) moddir=terraform mod=github.com/hashicorp/terraform pkg=github.com/hashicorp/terraform builder=terraform ;;
@@ -73,7 +73,8 @@ if [[ ! -x $out ]]; then
 		"$root/tools/$builder/build.sh" "$version" "$tmp"
 	else
 		# GOWORK=off: never pick up a go.work from a parent directory.
-		(cd "$root/tools/$moddir" && GOWORK=off GOFLAGS=-buildvcs=false go build -trimpath -o "$tmp" "$pkg")
+		# ldflags: the release's version stamp (a build from source says "-dev" otherwise).
+		(cd "$root/tools/$moddir" && GOWORK=off GOFLAGS=-buildvcs=false go build -trimpath -ldflags "${ldflags:-}" -o "$tmp" "$pkg")
 	fi
 	mv -f -- "$tmp" "$out"
 	echo "tool.sh: built $name $version in $((SECONDS - start)) s" >&2
