@@ -10,8 +10,8 @@
 #
 # The import examples (import-by-string-id.tf, import-by-identity.tf) import to
 # the same address, so each is validated on its own, with the folder's other
-# files; import by identity needs Terraform 1.12 and is skipped under older
-# CLIs and under OpenTofu, which has no resource identity.
+# files; import by identity needs Terraform or OpenTofu 1.12 and is skipped
+# under older CLIs.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -27,8 +27,11 @@ host=registry.terraform.io
 identity=yes
 version_line=$("$cli" version 2>/dev/null | sed -n 1p)
 case $version_line in
-*OpenTofu*) host=registry.opentofu.org identity=no ;;
-"Terraform v1."[0-9][!0-9]* | "Terraform v1.1"[01][!0-9]*) identity=no ;;
+*OpenTofu*) host=registry.opentofu.org ;;
+esac
+# Import by identity: Terraform 1.12 and later, OpenTofu 1.12 and later.
+case ${version_line#* } in
+v1.[0-9][!0-9]* | v1.1[01][!0-9]*) identity=no ;;
 esac
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/kubeinfer-validate.XXXXXX")
