@@ -49,7 +49,8 @@ func (r *Resource) moveFromKubernetesManifest(ctx context.Context, req resource.
 		resp.Diagnostics.AddError("Cannot move "+kubernetesManifestType, "The source state holds neither an object nor a manifest.")
 		return
 	}
-	u := &unstructured.Unstructured{Object: withoutNulls(obj).(map[string]any)}
+	clean, _ := withoutNulls(obj).(map[string]any) // a map stays a map
+	u := &unstructured.Unstructured{Object: clean}
 	if gvk := u.GroupVersionKind(); gvk != r.kind.GVK {
 		resp.Diagnostics.AddError("Cannot move "+kubernetesManifestType,
 			fmt.Sprintf("The kubernetes_manifest holds a %s %s, not a %s %s.", u.GetAPIVersion(), u.GetKind(), r.kind.GVK.GroupVersion(), r.kind.GVK.Kind))
@@ -111,4 +112,3 @@ func withoutNulls(v any) any {
 	}
 	return v
 }
-
