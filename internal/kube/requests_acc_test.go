@@ -349,7 +349,9 @@ func TestAccRequests_leaderWorkerSet(t *testing.T) {
 	expect("refresh", "", n, n)
 	expect("refresh", "GET object", n, n)
 	// DELETE, then at most a GET and a watch per object (or a GET that finds it gone), after
-	// the refresh's GETs.
+	// the refresh's GETs; a LeaderWorkerSet's cleanup wait adds a list of its pods and of its
+	// StatefulSets, each with a watch while some remain (never a poll).
 	expect("destroy (refresh, then DELETE and wait per object)", "DELETE object", n, n)
-	expect("destroy (refresh, then DELETE and wait per object)", "", 2*n, 4*n)
+	expect("destroy (refresh, then DELETE and wait per object)", "GET collection /api/v1/namespaces/default/pods", n, 2*n)
+	expect("destroy (refresh, then DELETE and wait per object)", "", 2*n, 9*n)
 }

@@ -397,40 +397,97 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 var statefulSetsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}
 
 // waitForCleanup waits, after the LeaderWorkerSet is gone, until the garbage collector has
-// deleted its StatefulSets and pods (the LWS controller labels them all with the set's name), so
-// that the GPUs are free when destroy returns and a replacement never meets the old pods. It
-// polls with a one-item list (wait.PollUntilContextCancel); a lost connection only delays it.
+// deleted its pods and StatefulSets (the LWS controller labels them all with the set's name), so
+// that the GPUs are free when destroy returns and a replacement never meets the old pods. Each
+// wait is a list and, while something remains, a watch: a few
+// requests per object, however long the garbage collector takes.
 func waitForCleanup(ctx context.Context, dyn dynamic.Interface, namespace, name string) error {
-	sel := metav1.ListOptions{LabelSelector: labelName + "=" + name, Limit: 1}
-	remaining := ""
-	err := wait.PollUntilContextCancel(ctx, 250*time.Millisecond, true, func(ctx context.Context) (bool, error) {
-		for _, r := range []struct {
-			gvr  schema.GroupVersionResource
-			what string
-		}{{podsGVR, "pods"}, {statefulSetsGVR, "StatefulSets"}} {
-			list, err := dyn.Resource(r.gvr).Namespace(namespace).List(ctx, sel)
-			if err != nil {
-				if kube.Transient(err) || ctx.Err() != nil {
-					return false, nil //nolint:nilerr // a lost connection only delays the wait; the poll ends with ctx
-				}
-				return false, err
-			}
-			if len(list.Items) > 0 {
-				remaining = fmt.Sprintf("%s of the LeaderWorkerSet remain (for example %s)", r.what, list.Items[0].GetName())
-				return false, nil
-			}
+	for _, r := range []struct {
+		gvr  schema.GroupVersionResource
+		what string
+	}{{podsGVR, "pods"}, {statefulSetsGVR, "StatefulSets"}} {
+		if err := waitNoneLeft(ctx, dyn.Resource(r.gvr).Namespace(namespace), labelName+"="+name, r.what); err != nil {
+			return err
 		}
-		return true, nil
-	})
-	if err != nil && ctx.Err() != nil {
-		msg := "the LeaderWorkerSet is deleted, but the garbage collector has not deleted everything it owned yet"
-		if remaining != "" {
-			msg += ": " + remaining
-		}
-		if errors.Is(ctx.Err(), context.Canceled) {
-			return errors.New("interrupted while waiting for the cleanup: " + msg)
-		}
-		return errors.New("timed out waiting for the cleanup: " + msg + ". Is kube-controller-manager running?")
 	}
-	return err
+	return nil
+}
+
+// waitNoneLeft waits until no object of ri matches the label selector: a list, then, while
+// some remain, a watch from the list's resourceVersion that counts them down (re-listed when the
+// watch closes or the connection is lost).
+func waitNoneLeft(ctx context.Context, ri dynamic.ResourceInterface, selector, what string) error {
+	var remaining string
+	backoff := kube.TransientBackoff()
+	for ctx.Err() == nil {
+		list, err := ri.List(ctx, metav1.ListOptions{LabelSelector: selector})
+		if err != nil {
+			if kube.Transient(err) && kube.SleepCtx(ctx, backoff.Step()) {
+				continue
+			}
+			if ctx.Err() != nil {
+				break
+			}
+			return err
+		}
+		left := map[string]bool{}
+		for i := range list.Items {
+			left[list.Items[i].GetName()] = true
+		}
+		describe := func() {
+			for n := range left {
+				remaining = fmt.Sprintf("%d %s of the LeaderWorkerSet remain (for example %s)", len(left), what, n)
+				return
+			}
+		}
+		if len(left) == 0 {
+			return nil
+		}
+		describe()
+		w, err := ri.Watch(ctx, metav1.ListOptions{LabelSelector: selector, ResourceVersion: list.GetResourceVersion()})
+		if err != nil {
+			if kube.SleepCtx(ctx, backoff.Step()) {
+				continue
+			}
+			break
+		}
+		done := func() bool {
+			defer w.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return false
+				case ev, ok := <-w.ResultChan():
+					if !ok {
+						return false // closed: list again
+					}
+					o, isObj := ev.Object.(*unstructured.Unstructured)
+					if !isObj {
+						continue
+					}
+					switch ev.Type {
+					case watch.Added, watch.Modified:
+						left[o.GetName()] = true
+					case watch.Deleted:
+						delete(left, o.GetName())
+					}
+					if len(left) == 0 {
+						return true
+					}
+					describe()
+				}
+			}
+		}()
+		if done {
+			return nil
+		}
+	}
+	msg := "the LeaderWorkerSet is deleted, but the garbage collector has not deleted everything it owned yet"
+	if remaining != "" {
+		msg += ": " + remaining
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return errors.New("interrupted while waiting for the cleanup: " + msg)
+	}
+	return errors.New("timed out waiting for the cleanup: " + msg + ". Is kube-controller-manager running?")
 }
