@@ -148,7 +148,8 @@ func (p *flakyProxy) copy(dst, src net.Conn) {
 }
 
 // watchStats counts the watches of the rollout and delete waits and those
-// that were re-established (a second or later watch of the same object), and
+// that were re-established (a second or later watch of the same path and
+// selectors), and
 // returns an error if a re-established watch started without a
 // resourceVersion or from an older one than before.
 func (p *flakyProxy) watchStats() (watches, reestablished int, err error) {
@@ -161,7 +162,9 @@ func (p *flakyProxy) watchStats() (watches, reestablished int, err error) {
 			continue
 		}
 		watches++
-		key := u.Path + "?" + q.Get("fieldSelector")
+		// One watch target is a path with its selectors: the delete waits of
+		// 20 sets watch the same pods path with a label selector each.
+		key := u.Path + "?fieldSelector=" + q.Get("fieldSelector") + "&labelSelector=" + q.Get("labelSelector")
 		rv := q.Get("resourceVersion")
 		prev, seen := lastRV[key]
 		if !seen {
