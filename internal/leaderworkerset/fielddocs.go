@@ -9,10 +9,11 @@ import (
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 )
 
-// fieldDocs are the provider's own descriptions of this kind's fields (k8sschema.Options.FieldDocs).
+// FieldDocs are the provider's own descriptions of this kind's fields (k8sschema.Options.FieldDocs);
+// the DisaggregatedSet, whose roles embed the released LeaderWorkerSet spec, reuses them.
 // Defaults, allowed values and immutability of many fields are appended from the Notes in
 // resource.go, so the entries below do not repeat them.
-var fieldDocs = map[reflect.Type]map[string]string{
+var FieldDocs = map[reflect.Type]map[string]string{
 	reflect.TypeOf(lwsv1.LeaderWorkerSet{}): {
 		"spec": "Desired state: what each group is made of, how many groups run, and how they are rolled out, networked and scheduled.",
 	},

@@ -9,7 +9,7 @@ import (
 )
 
 func TestEveryAttributeHasOurOwnDescription(t *testing.T) {
-	if problems := k8sschema.DocProblems(node(), podtemplate.MergeFieldDocs(podtemplate.FieldDocs, fieldDocs)); len(problems) > 0 {
+	if problems := k8sschema.DocProblems(node(), podtemplate.MergeFieldDocs(podtemplate.FieldDocs, FieldDocs)); len(problems) > 0 {
 		t.Errorf("%d description problems:\n%s", len(problems), strings.Join(problems, "\n"))
 	}
 }

@@ -90,10 +90,11 @@ func NewResource() resource.Resource { return kube.NewResource(Kind)() }
 // NewDataSource is the kubeinfer_leaderworkerset data source.
 func NewDataSource() datasource.DataSource { return kube.NewDataSource(Kind)() }
 
-// templateDefaults are the LeaderWorkerSet CRD's structural defaults inside pod templates: the
+// TemplateDefaults are the LeaderWorkerSet CRD's structural defaults inside pod templates: the
 // server writes them into fields the user left unset, so the provider plans them. (The CRD's
-// "" defaults of non-pointer names read back as unset and need no entry.)
-var templateDefaults = map[reflect.Type]map[string]any{
+// "" defaults of non-pointer names read back as unset and need no entry.) The DisaggregatedSet
+// CRD of the same release embeds the same pod templates with the same defaults.
+var TemplateDefaults = map[reflect.Type]map[string]any{
 	reflect.TypeOf(corev1.ContainerPort{}):         {"protocol": "TCP"},
 	reflect.TypeOf(corev1.GRPCAction{}):            {"service": ""},
 	reflect.TypeOf(corev1.AzureDiskVolumeSource{}): {"fsType": "ext4", "readOnly": false},
@@ -139,8 +140,8 @@ func buildNode() *k8sschema.Node {
 			"status":                                          k8sschema.Computed,
 		},
 		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
-		TypeDefaults:  templateDefaults,
-		FieldDocs:     podtemplate.MergeFieldDocs(podtemplate.FieldDocs, fieldDocs),
+		TypeDefaults:  TemplateDefaults,
+		FieldDocs:     podtemplate.MergeFieldDocs(podtemplate.FieldDocs, FieldDocs),
 		Equivalents: map[string]map[string]string{
 			lwt + "restartPolicy": {string(lwsv1.DeprecatedDefaultRestartPolicy): string(lwsv1.NoneRestartPolicy)},
 		},

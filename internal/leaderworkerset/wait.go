@@ -406,17 +406,17 @@ func waitForCleanup(ctx context.Context, dyn dynamic.Interface, namespace, name 
 		gvr  schema.GroupVersionResource
 		what string
 	}{{podsGVR, "pods"}, {statefulSetsGVR, "StatefulSets"}} {
-		if err := waitNoneLeft(ctx, dyn.Resource(r.gvr).Namespace(namespace), labelName+"="+name, r.what); err != nil {
+		if err := WaitNoneLeft(ctx, dyn.Resource(r.gvr).Namespace(namespace), labelName+"="+name, r.what, "LeaderWorkerSet"); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// waitNoneLeft waits until no object of ri matches the label selector: a list, then, while
+// WaitNoneLeft waits until no object of ri matches the label selector: a list, then, while
 // some remain, a watch from the list's resourceVersion that counts them down (re-listed when the
-// watch closes or the connection is lost).
-func waitNoneLeft(ctx context.Context, ri dynamic.ResourceInterface, selector, what string) error {
+// watch closes or the connection is lost). owner names the deleted kind in its messages.
+func WaitNoneLeft(ctx context.Context, ri dynamic.ResourceInterface, selector, what, owner string) error {
 	var remaining string
 	backoff := kube.TransientBackoff()
 	for ctx.Err() == nil {
@@ -436,7 +436,7 @@ func waitNoneLeft(ctx context.Context, ri dynamic.ResourceInterface, selector, w
 		}
 		describe := func() {
 			for n := range left {
-				remaining = fmt.Sprintf("%d %s of the LeaderWorkerSet remain (for example %s)", len(left), what, n)
+				remaining = fmt.Sprintf("%d %s of the %s remain (for example %s)", len(left), what, owner, n)
 				return
 			}
 		}
@@ -482,7 +482,7 @@ func waitNoneLeft(ctx context.Context, ri dynamic.ResourceInterface, selector, w
 			return nil
 		}
 	}
-	msg := "the LeaderWorkerSet is deleted, but the garbage collector has not deleted everything it owned yet"
+	msg := "the " + owner + " is deleted, but the garbage collector has not deleted everything it owned yet"
 	if remaining != "" {
 		msg += ": " + remaining
 	}

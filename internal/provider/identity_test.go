@@ -19,6 +19,7 @@ func TestResourceIdentity(t *testing.T) {
 		t.Fatalf("GetResourceIdentitySchemas: %v %v", err, schemas.Diagnostics)
 	}
 	want := map[string][]string{
+		"kubeinfer_disaggregatedset":             {"name", "namespace"},
 		"kubeinfer_leaderworkerset":              {"name", "namespace"},
 		"kubeinfer_flow_schema":                  {"name"},
 		"kubeinfer_priority_level_configuration": {"name"},

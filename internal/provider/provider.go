@@ -28,6 +28,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
@@ -468,6 +469,7 @@ func (p *kubeinferProvider) Resources(_ context.Context) []func() resource.Resou
 // list resource of the same name, served by the framework and by the fast path (kube.WithFastPlan) from this one
 // list, so a kind cannot be registered with one and missed by the other. Keep it sorted.
 var kinds = []*kube.Kind{
+	disaggregatedset.Kind,
 	flowschema.Kind,
 	leaderworkerset.Kind,
 	prioritylevelconfiguration.Kind,

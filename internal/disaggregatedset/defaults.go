@@ -1,0 +1,73 @@
+package disaggregatedset
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
+	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+)
+
+// SetDefaults applies the defaults the DisaggregatedSet CRD of sigs.k8s.io/lws v0.9.0 declares
+// (config/crd/bases/disaggregatedset.x-k8s.io_disaggregatedsets.yaml, from the
+// +kubebuilder:default markers of api/leaderworkerset/v1 embedded in each role), so the plan
+// shows the role specs as the server stores them. There is no DisaggregatedSet mutating
+// webhook, and the LeaderWorkerSet webhook's defaults (networkConfig, a rolloutStrategy when
+// none is written) land on the LeaderWorkerSets the controller creates, not on the
+// DisaggregatedSet: they are not applied here.
+//
+// Structural defaults only apply inside an object that is present: rolloutStrategy.type when
+// rolloutStrategy is written, the rollingUpdateConfiguration fields when it is written.
+// raw is the configuration the object was decoded from (null for an object read from the
+// server, which the server has defaulted already): maxUnavailable and maxSurge are
+// intstr.IntOrString values whose zero cannot be told from an explicit 0, and an empty
+// rolloutStrategy decodes as the zero struct.
+func SetDefaults(ds *disaggv1.DisaggregatedSet, raw tftypes.Value) {
+	if ds.Namespace == "" {
+		ds.Namespace = "default"
+	}
+	for i := range ds.Spec.Roles {
+		spec := &ds.Spec.Roles[i].Spec
+		written := func(field string) (present, null bool) {
+			v, ok := k8sschema.ValueAt(node(), raw, fmt.Sprintf("spec.roles[%d].spec.%s", i, field))
+			return ok && !v.IsNull(), ok && v.IsNull()
+		}
+		if spec.Replicas == nil {
+			spec.Replicas = ptr.To[int32](1)
+		}
+		if spec.StartupPolicy == "" {
+			spec.StartupPolicy = releasedlws.LeaderCreatedStartupPolicy
+		}
+		lwt := &spec.LeaderWorkerTemplate
+		if lwt.Size == nil {
+			lwt.Size = ptr.To[int32](1)
+		}
+		if lwt.RestartPolicy == "" {
+			lwt.RestartPolicy = releasedlws.RecreateGroupOnPodRestart
+		}
+		if lwt.SubGroupPolicy != nil && lwt.SubGroupPolicy.Type == nil {
+			lwt.SubGroupPolicy.Type = ptr.To(releasedlws.SubGroupPolicyTypeLeaderWorker)
+		}
+		rs := &spec.RolloutStrategy
+		if present, _ := written("rolloutStrategy"); present || rs.RollingUpdateConfiguration != nil {
+			if rs.Type == "" {
+				rs.Type = releasedlws.RollingUpdateStrategyType
+			}
+		}
+		if ru := rs.RollingUpdateConfiguration; ru != nil {
+			if ru.Partition == nil {
+				ru.Partition = ptr.To[int32](0)
+			}
+			if _, unset := written("rolloutStrategy.rollingUpdateConfiguration.maxUnavailable"); unset {
+				ru.MaxUnavailable = intstr.FromInt32(1)
+			}
+			if _, unset := written("rolloutStrategy.rollingUpdateConfiguration.maxSurge"); unset {
+				ru.MaxSurge = intstr.FromInt32(0)
+			}
+		}
+	}
+}

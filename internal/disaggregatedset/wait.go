@@ -1,0 +1,376 @@
+package disaggregatedset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
+	disaggutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
+
+	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+)
+
+var (
+	leaderWorkerSetsGVR = lwsv1.GroupVersion.WithResource("leaderworkersets")
+	podsGVR             = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+)
+
+// statusRecheck is how often the wait re-reads the DisaggregatedSet itself while it follows
+// its LeaderWorkerSets: a controller that reports status writes it after the LeaderWorkerSet
+// events it reacts to.
+const statusRecheck = 3 * time.Second
+
+// rolloutState is how far the rollout of a DisaggregatedSet is, from its LeaderWorkerSets.
+type rolloutState struct {
+	done   bool
+	reason string
+	// targets are the LeaderWorkerSets of the current revision, by role.
+	targets map[string]*unstructured.Unstructured
+}
+
+// RolloutDone reports whether the rollout of ds is over, given the LeaderWorkerSets labelled
+// with its name. The DisaggregatedSet controller of sigs.k8s.io/lws v0.9.0 writes no status
+// (pkg/controllers/disaggregatedset/disaggregatedset_controller.go): it creates one
+// LeaderWorkerSet per role and revision, the revision being disaggutils.ComputeRevision of the
+// role templates and the LeaderWorkerSets labelled with it (GenerateLabels), scales the new
+// revision up and the old ones down in step (executor.go), and deletes an old revision once
+// every role of it is at 0 replicas (cleanupDrainedLWS). So the rollout is over when, for
+// every role, the LeaderWorkerSet of the current revision has the role's replicas and is
+// rolled out (leaderworkerset.RolloutDone), and no LeaderWorkerSet of another revision is
+// left. A status written by a later controller is honoured too: every role's status updated
+// and ready, Available True, and conditions not older than the generation.
+func RolloutDone(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructured) (bool, string) {
+	s := rolloutStatus(ds, lwss)
+	return s.done, s.reason
+}
+
+func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructured) rolloutState {
+	revision := disaggutils.ComputeRevision(ds.Spec.Roles)
+	state := rolloutState{targets: map[string]*unstructured.Unstructured{}}
+	var problems []string
+	for i := range ds.Spec.Roles {
+		role := &ds.Spec.Roles[i]
+		want := replicasOf(role)
+		var target *unstructured.Unstructured
+		old, oldGroups := 0, int64(0)
+		for _, u := range lwss {
+			labels := u.GetLabels()
+			if labels[disaggv1.RoleLabelKey] != role.Name {
+				continue
+			}
+			if labels[disaggv1.RevisionLabelKey] == revision && u.GetDeletionTimestamp() == nil {
+				target = u
+				continue
+			}
+			old++
+			replicas, found, _ := unstructured.NestedInt64(u.Object, "spec", "replicas")
+			if !found {
+				replicas = 1
+			}
+			oldGroups += replicas
+		}
+		prefix := fmt.Sprintf("role %s: ", role.Name)
+		switch {
+		case target == nil:
+			problems = append(problems, prefix+fmt.Sprintf("the LeaderWorkerSet %s of revision %s is not created yet",
+				disaggutils.GenerateName(ds.Name, role.Name, revision), revision))
+		default:
+			state.targets[role.Name] = target
+			var lws lwsv1.LeaderWorkerSet
+			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(target.Object, &lws); err != nil {
+				problems = append(problems, prefix+err.Error())
+				break
+			}
+			have := int32(1)
+			if lws.Spec.Replicas != nil {
+				have = *lws.Spec.Replicas
+			}
+			if have != want {
+				problems = append(problems, prefix+fmt.Sprintf("the new revision is at %d of %d groups", have, want))
+			} else if done, reason := leaderworkerset.RolloutDone(&lws); !done {
+				problems = append(problems, prefix+firstSentence(reason))
+			}
+		}
+		if old > 0 {
+			problems = append(problems, prefix+fmt.Sprintf("%d LeaderWorkerSets of earlier revisions remain (%d groups)", old, oldGroups))
+		}
+	}
+	problems = append(problems, statusProblems(ds)...)
+	if len(problems) == 0 {
+		state.done = true
+		return state
+	}
+	state.reason = strings.Join(problems, "; ")
+	return state
+}
+
+// statusProblems checks status.roleStatuses and the conditions, when a controller reports them.
+func statusProblems(ds *disaggv1.DisaggregatedSet) []string {
+	var problems []string
+	if len(ds.Status.RoleStatuses) > 0 {
+		for i := range ds.Spec.Roles {
+			role := &ds.Spec.Roles[i]
+			want := replicasOf(role)
+			var st *disaggv1.RoleStatus
+			for j := range ds.Status.RoleStatuses {
+				if ds.Status.RoleStatuses[j].Name == role.Name {
+					st = &ds.Status.RoleStatuses[j]
+				}
+			}
+			switch {
+			case st == nil:
+				problems = append(problems, fmt.Sprintf("role %s: no status yet", role.Name))
+			case st.UpdatedReplicas < want || st.ReadyReplicas < want || st.Replicas != want:
+				problems = append(problems, fmt.Sprintf("role %s: status reports %d groups, %d updated, %d ready, of %d",
+					role.Name, st.Replicas, st.UpdatedReplicas, st.ReadyReplicas, want))
+			}
+		}
+	}
+	for _, c := range ds.Status.Conditions {
+		if c.ObservedGeneration != 0 && c.ObservedGeneration < ds.Generation {
+			problems = append(problems, fmt.Sprintf("condition %s describes generation %d, not %d yet", c.Type, c.ObservedGeneration, ds.Generation))
+			continue
+		}
+		if c.Type == "Available" && c.Status != metav1.ConditionTrue {
+			problems = append(problems, fmt.Sprintf("condition Available is %s (%s: %s)", c.Status, c.Reason, c.Message))
+		}
+	}
+	return problems
+}
+
+// firstSentence keeps the counts of leaderworkerset.RolloutDone's reason, without the
+// conditions it quotes.
+func firstSentence(reason string) string {
+	if i := strings.Index(reason, ". "); i >= 0 {
+		return reason[:i]
+	}
+	return reason
+}
+
+// waitForRollout waits until the rollout of every role is done (RolloutDone), following the
+// set's LeaderWorkerSets with a watch, then confirms each role's LeaderWorkerSet with the
+// leaderworkerset package's own wait (its status, then its pods). It returns the last
+// DisaggregatedSet seen.
+func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.ResourceInterface, u *unstructured.Unstructured, extras map[string]tftypes.Value) (*unstructured.Unstructured, error) {
+	if !boolExtra(extras, attrWaitForRollout, true) || dyn == nil {
+		return u, nil
+	}
+	lwsRI := dyn.Resource(leaderWorkerSetsGVR).Namespace(u.GetNamespace())
+	last, state, err := watchRoles(ctx, ri, lwsRI, u)
+	if err == nil {
+		roles := make([]string, 0, len(state.targets))
+		for r := range state.targets {
+			roles = append(roles, r)
+		}
+		sort.Strings(roles)
+		for _, r := range roles {
+			target := state.targets[r]
+			if _, werr := leaderworkerset.Kind.Hooks.AfterApply(ctx, dyn, lwsRI, target, nil); werr != nil {
+				err = &roleWaitError{role: r, lws: target.GetName(), err: werr}
+				break
+			}
+		}
+	}
+	var timeout *rolloutTimeout
+	if errors.As(err, &timeout) && errors.Is(ctx.Err(), context.Canceled) {
+		timeout.interrupted = true // Ctrl-C or Terraform stopping the provider: no further request
+	}
+	return last, err
+}
+
+// watchRoles follows the LeaderWorkerSets labelled with the set's name (a list, then a watch
+// from its resourceVersion, re-established from the last version after a lost connection),
+// re-reading the set itself every statusRecheck, until RolloutDone or ctx ends.
+func watchRoles(ctx context.Context, ri, lwsRI dynamic.ResourceInterface, u *unstructured.Unstructured) (*unstructured.Unstructured, rolloutState, error) {
+	last := u
+	var state rolloutState
+	selector := disaggv1.SetNameLabelKey + "=" + u.GetName()
+	items := map[string]*unstructured.Unstructured{}
+	evaluate := func() (bool, error) {
+		var ds disaggv1.DisaggregatedSet
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(last.Object, &ds); err != nil {
+			return false, err
+		}
+		lwss := make([]*unstructured.Unstructured, 0, len(items))
+		for _, x := range items {
+			lwss = append(lwss, x)
+		}
+		state = rolloutStatus(&ds, lwss)
+		return state.done, nil
+	}
+	backoff := kube.TransientBackoff()
+	retry := func(err error) error {
+		if ctx.Err() != nil {
+			return timeoutError(state.reason)
+		}
+		if !kube.Transient(err) {
+			return err
+		}
+		if !kube.SleepCtx(ctx, backoff.Step()) {
+			return timeoutError(state.reason)
+		}
+		return nil
+	}
+	for {
+		cur, err := ri.Get(ctx, u.GetName(), metav1.GetOptions{})
+		if err != nil {
+			if err := retry(err); err != nil {
+				return last, state, err
+			}
+			continue
+		}
+		last = cur
+		list, err := lwsRI.List(ctx, metav1.ListOptions{LabelSelector: selector})
+		if err != nil {
+			if err := retry(err); err != nil {
+				return last, state, fmt.Errorf("cannot list the LeaderWorkerSets of the DisaggregatedSet: %w", err)
+			}
+			continue
+		}
+		clear(items)
+		for i := range list.Items {
+			items[list.Items[i].GetName()] = &list.Items[i]
+		}
+		if done, err := evaluate(); done || err != nil {
+			return last, state, err
+		}
+		w, err := lwsRI.Watch(ctx, metav1.ListOptions{LabelSelector: selector, ResourceVersion: list.GetResourceVersion()})
+		if err != nil {
+			if err := retry(err); err != nil {
+				return last, state, fmt.Errorf("cannot watch the LeaderWorkerSets of the DisaggregatedSet: %w", err)
+			}
+			continue
+		}
+		backoff = kube.TransientBackoff()
+		done, err := follow(ctx, w, ri, u.GetName(), items, &last, evaluate)
+		w.Stop()
+		if done || err != nil {
+			return last, state, err
+		}
+		if ctx.Err() != nil {
+			return last, state, timeoutError(state.reason)
+		}
+		// The watch closed (server timeout, lost connection, resourceVersion too old): list again.
+	}
+}
+
+// follow applies the watch's events to items and re-reads the set every statusRecheck,
+// evaluating after each change; it returns when the rollout is done, the watch closes or ctx
+// ends.
+func follow(ctx context.Context, w watch.Interface, ri dynamic.ResourceInterface, name string,
+	items map[string]*unstructured.Unstructured, last **unstructured.Unstructured, evaluate func() (bool, error)) (bool, error) {
+	ticker := time.NewTicker(statusRecheck)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false, nil
+		case <-ticker.C:
+			cur, err := ri.Get(ctx, name, metav1.GetOptions{})
+			switch {
+			case err == nil:
+				*last = cur
+			case kube.Transient(err) || ctx.Err() != nil:
+				continue
+			default:
+				return false, err
+			}
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				return false, nil
+			}
+			o, isObj := ev.Object.(*unstructured.Unstructured)
+			if !isObj {
+				continue
+			}
+			switch ev.Type {
+			case watch.Added, watch.Modified:
+				items[o.GetName()] = o
+			case watch.Deleted:
+				delete(items, o.GetName())
+			default:
+				continue
+			}
+		}
+		if done, err := evaluate(); done || err != nil {
+			return done, err
+		}
+	}
+}
+
+// rolloutTimeout is the error of a wait that ran out of time or was interrupted. The object
+// was applied: it unwraps to kube.ErrWaitUnfinished, so the apply records it without tainting
+// it and the next plan carries on the wait.
+type rolloutTimeout struct {
+	reason      string
+	interrupted bool
+}
+
+func (e *rolloutTimeout) Error() string {
+	msg := "timed out waiting for the rollout of the roles: " + e.reason + "."
+	if e.interrupted {
+		msg = "interrupted while waiting for the rollout of the roles: " + e.reason + "."
+	}
+	msg += "\n\nThe object was applied and is recorded in the state; the next plan shows an update that only waits " +
+		"for the rollout to finish."
+	if !e.interrupted {
+		msg += " Raise timeouts.create / timeouts.update, or set wait_for_rollout = false to return without waiting."
+	}
+	return msg
+}
+
+func (e *rolloutTimeout) Unwrap() error { return kube.ErrWaitUnfinished }
+
+func timeoutError(reason string) error { return &rolloutTimeout{reason: reason} }
+
+// roleWaitError is the leaderworkerset wait's error for one role's LeaderWorkerSet.
+type roleWaitError struct {
+	role, lws string
+	err       error
+}
+
+func (e *roleWaitError) Error() string {
+	return fmt.Sprintf("role %s (LeaderWorkerSet %s): %v", e.role, e.lws, e.err)
+}
+
+func (e *roleWaitError) Unwrap() error { return e.err }
+
+// waitForCleanup waits, once the DisaggregatedSet is gone, until the garbage collector has
+// deleted its LeaderWorkerSets and their pods: the controller labels both with the set's name
+// (GenerateLabels on the LeaderWorkerSets and in their pod templates), so the GPUs are free
+// when destroy returns.
+func waitForCleanup(ctx context.Context, dyn dynamic.Interface, namespace, name string) error {
+	selector := disaggv1.SetNameLabelKey + "=" + name
+	for _, r := range []struct {
+		gvr  schema.GroupVersionResource
+		what string
+	}{{leaderWorkerSetsGVR, "LeaderWorkerSets"}, {podsGVR, "pods"}} {
+		if err := leaderworkerset.WaitNoneLeft(ctx, dyn.Resource(r.gvr).Namespace(namespace), selector, r.what, "DisaggregatedSet"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func boolExtra(extras map[string]tftypes.Value, name string, def bool) bool {
+	v, ok := extras[name]
+	if !ok || !v.IsKnown() || v.IsNull() {
+		return def
+	}
+	var b bool
+	_ = v.As(&b)
+	return b
+}
