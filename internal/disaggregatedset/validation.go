@@ -215,8 +215,8 @@ func validateRoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) field.Err
 			}
 		}
 		out := *e
-		switch {
-		case e.Field == "metadata.name":
+		switch e.Field {
+		case "metadata.name":
 			if ds.Name == "" || !validRoleName(role.Name) {
 				continue // reported as the set's own missing name, or on the role's name
 			}
@@ -230,7 +230,7 @@ func validateRoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) field.Err
 			}
 			out.Detail = fmt.Sprintf("the LeaderWorkerSet %q that the controller creates for role %q (<name>-<revision>-<role>) is invalid: %s",
 				lws.Name, role.Name, detail)
-		case e.Field == "metadata.namespace":
+		case "metadata.namespace":
 			continue // the set's own namespace, checked with its metadata
 		default: // metadata.labels, metadata.annotations and spec... are the role's
 			out.Field = rolePath.String() + "." + e.Field

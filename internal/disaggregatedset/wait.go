@@ -83,25 +83,13 @@ func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructu
 			oldGroups += replicas
 		}
 		prefix := fmt.Sprintf("role %s: ", role.Name)
-		switch {
-		case target == nil:
+		if target == nil {
 			problems = append(problems, prefix+fmt.Sprintf("the LeaderWorkerSet %s of revision %s is not created yet",
 				disaggutils.GenerateName(ds.Name, role.Name, revision), revision))
-		default:
+		} else {
 			state.targets[role.Name] = target
-			var lws lwsv1.LeaderWorkerSet
-			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(target.Object, &lws); err != nil {
-				problems = append(problems, prefix+err.Error())
-				break
-			}
-			have := int32(1)
-			if lws.Spec.Replicas != nil {
-				have = *lws.Spec.Replicas
-			}
-			if have != want {
-				problems = append(problems, prefix+fmt.Sprintf("the new revision is at %d of %d groups", have, want))
-			} else if done, reason := leaderworkerset.RolloutDone(&lws); !done {
-				problems = append(problems, prefix+firstSentence(reason))
+			if p := targetProblem(target, want); p != "" {
+				problems = append(problems, prefix+p)
 			}
 		}
 		if old > 0 {
@@ -115,6 +103,26 @@ func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructu
 	}
 	state.reason = strings.Join(problems, "; ")
 	return state
+}
+
+// targetProblem says what the role's LeaderWorkerSet of the current revision still lacks
+// ("" when it has want groups, rolled out).
+func targetProblem(target *unstructured.Unstructured, want int32) string {
+	var lws lwsv1.LeaderWorkerSet
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(target.Object, &lws); err != nil {
+		return err.Error()
+	}
+	have := int32(1)
+	if lws.Spec.Replicas != nil {
+		have = *lws.Spec.Replicas
+	}
+	if have != want {
+		return fmt.Sprintf("the new revision is at %d of %d groups", have, want)
+	}
+	if done, reason := leaderworkerset.RolloutDone(&lws); !done {
+		return firstSentence(reason)
+	}
+	return ""
 }
 
 // statusProblems checks status.roleStatuses and the conditions, when a controller reports them.
