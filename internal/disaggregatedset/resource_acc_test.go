@@ -187,7 +187,7 @@ func cleanedUp(t *testing.T, name string) resource.TestCheckFunc {
 // Ready on the GPU nodes, plans empty and imports to the same state; a new decode image rolls
 // both roles out to a new revision (the revision covers every role's template) and the wait
 // returns when the old revision is gone; a change made out of band shows in the plan and is
-// reverted; destroy waits for the LeaderWorkerSets and pods.
+// reverted; the data source reads it; destroy waits for the LeaderWorkerSets and pods.
 func TestAccDisaggregatedSet_lifecycle(t *testing.T) {
 	name := "acc-pd"
 	ds := acctest.Cluster(t).Dynamic().Resource(disaggregatedset.Kind.GVR()).Namespace("default")
@@ -249,6 +249,18 @@ func TestAccDisaggregatedSet_lifecycle(t *testing.T) {
 						return fmt.Errorf("decode replicas %d after the apply, want 2", r)
 					}
 					return rolledOut(t, name, v2, 2, "", nil)(s)
+				},
+			},
+			{ // the data source reads the set with the same schema
+				Config: pc + pair(name, v2, 2) + `
+data "kubeinfer_disaggregatedset" "test" {
+  metadata   = { name = kubeinfer_disaggregatedset.test.metadata.name, namespace = "default" }
+  depends_on = [kubeinfer_disaggregatedset.test]
+}
+`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.kubeinfer_disaggregatedset.test", tfjsonpath.New("spec").AtMapKey("roles").AtSliceIndex(1).AtMapKey("name"), knownvalue.StringExact("decode")),
+					statecheck.ExpectKnownValue("data.kubeinfer_disaggregatedset.test", tfjsonpath.New("spec").AtMapKey("roles").AtSliceIndex(1).AtMapKey("metadata").AtMapKey("labels").AtMapKey("tier"), knownvalue.StringExact("decode")),
 				},
 			},
 		},
