@@ -117,11 +117,12 @@ func fullTemplate(role string, claims []corev1.PodResourceClaim, vct string) cor
 	}
 }
 
-// fullObjects are LeaderWorkerSets that together set every field of the seed API. The
+// fullObjects are LeaderWorkerSets that together set every field of the provider's LWS API
+// (internal/apis/leaderworkerset/v1, newer fields included). The
 // scheduling levels are exclusive, so each object uses one: a, the whole-LWS level; b, the
 // replica level; c, the leader and worker levels; d, e and f set the other member of each
-// union (basic or gang, single or all, claim or claim template) at those levels. gang.minGroupCount is the one seed-reachable
-// field left out: the provider (following the phase-1 webhook) forbids any explicit value.
+// union (basic or gang, single or all, claim or claim template) at those levels. gang.minGroupCount is the one
+// field left out: the provider (following the webhook of the first scheduling stage) forbids any explicit value.
 func fullObjects() []*lwsv1.LeaderWorkerSet {
 	zone := []schedulingv1alpha3.TopologyConstraint{{Key: "topology.kubernetes.io/zone"}}
 	block := []schedulingv1alpha3.TopologyConstraint{{Key: "cloud.google.com/gce-topology-block"}}
@@ -274,7 +275,7 @@ func fullObjects() []*lwsv1.LeaderWorkerSet {
 }
 
 // TestFullObjectsAreValid explains failures of the acceptance test below: every object must
-// pass the provider's plan-time rules, and together they must set every seed field.
+// pass the provider's plan-time rules, and together they must set every field of the API.
 func TestFullObjectsAreValid(t *testing.T) {
 	objs := fullObjects()
 	for _, obj := range objs {
@@ -307,7 +308,7 @@ func TestFullObjectsAreValid(t *testing.T) {
 	})
 	sort.Strings(missing)
 	if len(missing) > 0 {
-		t.Errorf("no object sets these seed fields:\n  %s", strings.Join(missing, "\n  "))
+		t.Errorf("no object sets these fields:\n  %s", strings.Join(missing, "\n  "))
 	}
 }
 
@@ -376,7 +377,7 @@ func fullObjectConfig(t *testing.T, obj *lwsv1.LeaderWorkerSet) string {
 	return acctest.ResourceHCL("kubeinfer_leaderworkerset", obj.Name, tftypes.NewValue(tftypes.Object{AttributeTypes: types}, attrs))
 }
 
-// TestAccLeaderWorkerSet_fullObject: an object with every seed field set reads back unchanged:
+// TestAccLeaderWorkerSet_fullObject: an object with every field set reads back unchanged:
 // the second plan is empty, import gives the same state, and the server stores every field.
 func TestAccLeaderWorkerSet_fullObject(t *testing.T) {
 	c := newerFieldsClient(t)

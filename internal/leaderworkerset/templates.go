@@ -20,7 +20,7 @@ import (
 )
 
 // ValidateAll checks a defaulted LeaderWorkerSet with every rule that rejects it or its groups:
-// the webhook and seed rules, object metadata, the pod template rules the API server applies to
+// the webhook rules (released and newer fields), object metadata, the pod template rules the API server applies to
 // the StatefulSets the controller creates, and the runtime name limits.
 func ValidateAll(obj *lwsv1.LeaderWorkerSet) field.ErrorList {
 	errs := Validate(obj)

@@ -248,8 +248,9 @@ func validateGroupIdentity(spec *lwsv1.LeaderWorkerSetSpec) field.ErrorList {
 		string(lwsv1.GroupReplacementPostTermination), string(lwsv1.GroupReplacementImmediate))...)
 
 	hash := normalizeGroupIdentity(spec.GroupIdentity) == lwsv1.GroupIdentityHash
-	// PR#1050 / KEP-898 (seed): Immediate only with Hash. The exact error kind
-	// is unverified; Invalid is the webhook's usual kind.
+	// kubernetes-sigs/lws PR #1050 (KEP-898), as the newer-fields API in
+	// internal/apis/leaderworkerset/v1 describes it: Immediate only with Hash.
+	// No merged webhook code shows the error kind; Invalid is the webhook's usual kind.
 	if spec.GroupReplacementPolicy == lwsv1.GroupReplacementImmediate && !hash {
 		errs = append(errs, field.Invalid(replacementPath, spec.GroupReplacementPolicy,
 			"Immediate is only supported with groupIdentity Hash"))
@@ -257,9 +258,9 @@ func validateGroupIdentity(spec *lwsv1.LeaderWorkerSetSpec) field.ErrorList {
 	if !hash {
 		return errs
 	}
-	// The PR#987 mirror head also rejects subGroupPolicy and subdomainPolicy
-	// UniquePerReplica with Hash; the merged version (and the seed) accept
-	// them, so only these two remain.
+	// An earlier revision of kubernetes-sigs/lws PR #987 also rejected
+	// subGroupPolicy and subdomainPolicy UniquePerReplica with Hash; the merged
+	// PR (and the newer-fields API) accept them, so only these two remain.
 	if len(spec.LeaderWorkerTemplate.VolumeClaimTemplates) > 0 {
 		errs = append(errs, field.Invalid(groupIdentityPath, spec.GroupIdentity,
 			"volumeClaimTemplates are not supported with groupIdentity Hash"))
@@ -279,8 +280,9 @@ func validateMaxGroupRestarts(lwt *lwsv1.LeaderWorkerTemplate) field.ErrorList {
 	if *lwt.MaxGroupRestarts < 0 {
 		return field.ErrorList{field.Invalid(path, *lwt.MaxGroupRestarts, "must be greater than or equal to 0")}
 	}
-	// The PR#877 mirror head allows only RecreateGroupOnPodRestart; the seed
-	// and newer code also allow RecreateGroupAfterStart, which we follow.
+	// An earlier revision of kubernetes-sigs/lws PR #877 allowed only
+	// RecreateGroupOnPodRestart; the newer-fields API and later code also allow
+	// RecreateGroupAfterStart, which we follow.
 	// Whether Hash rejects the field is unsettled upstream, so it is not
 	// checked.
 	switch lwt.RestartPolicy {
@@ -291,8 +293,9 @@ func validateMaxGroupRestarts(lwt *lwsv1.LeaderWorkerTemplate) field.ErrorList {
 		"maxGroupRestarts is only supported when restartPolicy recreates the group (RecreateGroupOnPodRestart or RecreateGroupAfterStart)")}
 }
 
-// schedulingLevel is the one hierarchy level that phase-1 scheduling
-// materializes as PodGroups.
+// schedulingLevel is the one hierarchy level that the first stage of LWS
+// workload-aware scheduling (one active level per object; nested levels come
+// later upstream) materializes as PodGroups.
 type schedulingLevel string
 
 const (
@@ -331,8 +334,8 @@ func activeSchedulingLevel(s *lwsv1.LeaderWorkerSetSchedulingConfiguration) (lev
 }
 
 // validateScheduling checks spec.scheduling: the shape of every building
-// block (unions, minimums, topology, resource claims) and the phase-1 rules
-// that depend on the active level (§5, §8).
+// block (unions, minimums, topology, resource claims) and the rules of the
+// first scheduling stage that depend on the active level.
 func validateScheduling(obj *lwsv1.LeaderWorkerSet, size int32) field.ErrorList {
 	s := obj.Spec.Scheduling
 	lwt := &obj.Spec.LeaderWorkerTemplate
@@ -395,7 +398,7 @@ func validateScheduling(obj *lwsv1.LeaderWorkerSet, size int32) field.ErrorList 
 }
 
 // validateCompositeBlock validates the WorkloadCompositePodGroup* building
-// blocks of the LWS or replica level. In phase 1 these levels are lowered to a
+// blocks of the LWS or replica level. In the first scheduling stage these levels are lowered to a
 // flat PodGroup whose gang minimum LWS derives (replicas*size or size), so an
 // explicit minGroupCount is Forbidden. (The replica-level "minCount must equal
 // size" rule of the flat PR#982 design has no field to apply to here.)
@@ -634,7 +637,7 @@ func leaderTemplateField(lwt *lwsv1.LeaderWorkerTemplate) string {
 }
 
 // ValidateUpdate returns the errors of the update-only rules (immutable
-// fields, §7) for changing oldObj into newObj. It does not repeat Validate:
+// fields) for changing oldObj into newObj. It does not repeat Validate:
 // callers run Validate(newObj) as well. Both objects are expected after
 // SetDefaults.
 func ValidateUpdate(newObj, oldObj *lwsv1.LeaderWorkerSet) field.ErrorList {
@@ -675,9 +678,9 @@ func ValidateUpdate(newObj, oldObj *lwsv1.LeaderWorkerSet) field.ErrorList {
 		if newOK && oldOK && newLevel != oldLevel {
 			errs = append(errs, field.Forbidden(schedulingPath, "cannot switch the active scheduling level after creation"))
 		} else if !schedulingEqual(newS, oldS) {
-			// The seed declares the whole field immutable. (KEP-666 would
-			// still let an explicit leaf gang.minCount follow size; we follow
-			// the seed.)
+			// The newer-fields API declares the whole field immutable.
+			// (KEP-666 would still let an explicit leaf gang.minCount follow
+			// size; we follow the API.)
 			errs = append(errs, field.Forbidden(schedulingPath, "field is immutable"))
 		}
 		// The Workload's priority is fixed once compiled.

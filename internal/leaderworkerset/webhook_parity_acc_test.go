@@ -40,7 +40,7 @@ import (
 // fields only: metadata.name, labels and annotations, replicas, size, restartPolicy,
 // startupPolicy, rolloutStrategy, subGroupPolicy, networkConfig and volumeClaimTemplates; the
 // pod templates stay small and valid, and the four newer fields are never set (their rules are
-// covered by the seed-rule unit tests).
+// covered by the unit tests of the newer-field rules in validation_test.go).
 //
 // Each object is written as JSON (what the user means). The server's verdict is a dry-run create
 // of it; the provider's verdict is what `terraform plan` says: the object as a Terraform

@@ -63,7 +63,7 @@ func LevelInputFrom(obj *flowcontrolv1.PriorityLevelConfiguration) LevelInput {
 //	BorrowingCL = round(NominalCL * borrowingLimitPercent / 100), nil if unset
 //
 // Port of k8s.io/apiserver@v0.37.2 pkg/util/flowcontrol/apf_controller.go
-// finishQueueSetReconfigsLocked / plSpecCommons (and the seed's formulas).
+// finishQueueSetReconfigsLocked / plSpecCommons.
 //
 // With the 8 bootstrap levels and ServerCL 600 (sum_ncs 245):
 // exempt 0/0, catch-all 13/0, system 74/24, node-high 98/25,

@@ -1,6 +1,6 @@
 // Package v1 holds the Go types of the LeaderWorkerSet API
-// (leaderworkerset.x-k8s.io/v1) as described by the project's seed, which
-// includes fields newer than any LWS release (scheduling, groupIdentity,
+// (leaderworkerset.x-k8s.io/v1) as this provider supports it: the released
+// v0.9.0 API plus fields newer than any LWS release (scheduling, groupIdentity,
 // groupReplacementPolicy, maxGroupRestarts). JSON names and shapes follow
 // upstream sigs.k8s.io/lws wherever upstream has the field. The test CRD in
 // internal/acctest/testdata/crds is generated from these types

@@ -2,7 +2,7 @@ package v1
 
 // SwaggerDoc descriptions in the style of k8s.io/api's generated
 // types_swagger_doc_generated.go: the "" key documents the type, the other keys
-// are json field names. Field texts are the seed descriptions of the API
+// are json field names. Field texts are the descriptions of the API
 // (keep them in step with the field comments in types.go, which controller-gen
 // copies into the CRD).
 

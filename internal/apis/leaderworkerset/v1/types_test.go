@@ -17,7 +17,7 @@ import (
 	"k8s.io/utils/ptr"
 )
 
-// fullLeaderWorkerSet sets every field of the seed API (and the status).
+// fullLeaderWorkerSet sets every field of the API (and the status).
 func fullLeaderWorkerSet() *LeaderWorkerSet {
 	podTemplate := func(role string) corev1.PodTemplateSpec {
 		return corev1.PodTemplateSpec{
