@@ -23,6 +23,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube/kubetest"
 )
 
 func TestMain(m *testing.M) { acctest.Main(m) }
@@ -295,6 +296,53 @@ func TestAccDisaggregatedSet_planErrors(t *testing.T) {
           rollout_strategy = { rolling_update_configuration = { partition = 1 } }`, 1),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`(?s)partition is not supported by\s+DisaggregatedSet`),
+			},
+		},
+	})
+}
+
+// TestAccDisaggregatedSet_unschedulable: when the scheduler cannot place a role's groups, the
+// wait times out with each role's progress, the groups not ready and the scheduler's reason. The
+// create's timeout records the set untainted (a warning), and the next plan is an in-place update
+// that carries on the wait, whose own timeout is an error.
+func TestAccDisaggregatedSet_unschedulable(t *testing.T) {
+	const name = "acc-pd-16gpu"
+	pc := acctest.ProviderConfig(t)
+	cfg := pc + strings.Replace(strings.ReplaceAll(pair(name, "vllm/vllm-openai:v0.11.0", 1), `"nvidia.com/gpu" = "8"`, `"nvidia.com/gpu" = "16"`),
+		"  spec = {\n    roles", "  timeouts = { create = \"8s\", update = \"6s\" }\n  spec = {\n    roles", 1)
+	want := `(?s)timed out waiting for the rollout of the roles: .*role decode: 0 of 1 groups ready.*Role decode \(LeaderWorkerSet acc-pd-16gpu-[0-9a-f]{8}-decode\): Groups not ready:.*Insufficient nvidia\.com/gpu`
+	var warnings kubetest.Warnings
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: warnings.Factories(acctest.ProviderFactories),
+		CheckDestroy:             cleanedUp(t, name),
+		Steps: []resource.TestStep{
+			{
+				Config:             cfg,
+				ExpectNonEmptyPlan: true, // the update that carries on the wait
+				Check: func(s *terraform.State) error {
+					rs := s.RootModule().Resources[addr]
+					if rs == nil || rs.Primary == nil {
+						return fmt.Errorf("%s is not in the state", addr)
+					}
+					if rs.Primary.Tainted {
+						return fmt.Errorf("%s is tainted: the next apply would replace it", addr)
+					}
+					ws := warnings.TakeApply()
+					for _, w := range ws {
+						if regexp.MustCompile(want).MatchString(w) {
+							t.Logf("apply warning:\n%s", w)
+							return nil
+						}
+					}
+					return fmt.Errorf("no apply warning matches %s:%s", want, kubetest.String(ws))
+				},
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+				ExpectError: regexp.MustCompile(`(?s)timed out waiting for the rollout of the roles`),
 			},
 		},
 	})

@@ -179,12 +179,7 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 	lwsRI := dyn.Resource(leaderWorkerSetsGVR).Namespace(u.GetNamespace())
 	last, state, err := watchRoles(ctx, ri, lwsRI, u)
 	if err == nil {
-		roles := make([]string, 0, len(state.targets))
-		for r := range state.targets {
-			roles = append(roles, r)
-		}
-		sort.Strings(roles)
-		for _, r := range roles {
+		for _, r := range sortedKeys(state.targets) {
 			target := state.targets[r]
 			if _, werr := leaderworkerset.Kind.Hooks.AfterApply(ctx, dyn, lwsRI, target, nil); werr != nil {
 				err = &roleWaitError{role: r, lws: target.GetName(), err: werr}
@@ -195,8 +190,29 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 	var timeout *rolloutTimeout
 	if errors.As(err, &timeout) && errors.Is(ctx.Err(), context.Canceled) {
 		timeout.interrupted = true // Ctrl-C or Terraform stopping the provider: no further request
+		return last, err
+	}
+	if errors.As(err, &timeout) {
+		// The wait is over; a short fresh context names each role's groups that are not
+		// ready, with the scheduler's reason.
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		for _, r := range sortedKeys(state.targets) {
+			if groups := leaderworkerset.NotReadyGroups(sctx, dyn, state.targets[r]); groups != "" {
+				timeout.groups += fmt.Sprintf("\nRole %s (LeaderWorkerSet %s): %s", r, state.targets[r].GetName(), groups)
+			}
+		}
 	}
 	return last, err
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // watchRoles follows the LeaderWorkerSets labelled with the set's name (a list, then a watch
@@ -324,6 +340,7 @@ func follow(ctx context.Context, w watch.Interface, ri dynamic.ResourceInterface
 // it and the next plan carries on the wait.
 type rolloutTimeout struct {
 	reason      string
+	groups      string // each role's groups that are not ready, when the pods could be listed
 	interrupted bool
 }
 
@@ -332,6 +349,7 @@ func (e *rolloutTimeout) Error() string {
 	if e.interrupted {
 		msg = "interrupted while waiting for the rollout of the roles: " + e.reason + "."
 	}
+	msg += e.groups
 	msg += "\n\nThe object was applied and is recorded in the state; the next plan shows an update that only waits " +
 		"for the rollout to finish."
 	if !e.interrupted {

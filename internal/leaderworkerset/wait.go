@@ -126,7 +126,7 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 		// The wait is over; a short fresh context names the groups that are not ready.
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		timeout.groups = notReadyGroups(sctx, dyn, last)
+		timeout.groups = NotReadyGroups(sctx, dyn, last)
 	}
 	return last, err
 }
@@ -305,9 +305,9 @@ const (
 
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 
-// notReadyGroups lists the groups of u whose pods are missing or not ready, from the pods'
-// group-index labels ("" when the pods cannot be listed).
-func notReadyGroups(ctx context.Context, dyn dynamic.Interface, u *unstructured.Unstructured) string {
+// NotReadyGroups lists the groups of u (a LeaderWorkerSet) whose pods are missing or not
+// ready, from the pods' group-index labels ("" when the pods cannot be listed).
+func NotReadyGroups(ctx context.Context, dyn dynamic.Interface, u *unstructured.Unstructured) string {
 	lines, _ := groupsNotReady(ctx, dyn, u)
 	if len(lines) == 0 {
 		return ""
