@@ -30,14 +30,12 @@ func SetDefaults(ds *disaggv1.DisaggregatedSet, raw tftypes.Value) {
 	if ds.Namespace == "" {
 		ds.Namespace = "default"
 	}
+	defaultReplicas(ds, raw)
 	for i := range ds.Spec.Roles {
 		spec := &ds.Spec.Roles[i].Spec
 		written := func(field string) (present, null bool) {
 			v, ok := k8sschema.ValueAt(node(), raw, fmt.Sprintf("spec.roles[%d].spec.%s", i, field))
 			return ok && !v.IsNull(), ok && v.IsNull()
-		}
-		if spec.Replicas == nil {
-			spec.Replicas = ptr.To[int32](1)
 		}
 		if spec.StartupPolicy == "" {
 			spec.StartupPolicy = releasedlws.LeaderCreatedStartupPolicy
@@ -69,5 +67,33 @@ func SetDefaults(ds *disaggv1.DisaggregatedSet, raw tftypes.Value) {
 				ru.MaxSurge = intstr.FromInt32(0)
 			}
 		}
+	}
+}
+
+// defaultReplicas applies the CRD default of replicas (1). A replica count not known yet at
+// plan time (decoded as unset) is taken to agree with the known ones for the CRD's
+// all-zero-or-none rule, which cannot be decided before it is known; the rule runs again at
+// apply with the value.
+func defaultReplicas(ds *disaggv1.DisaggregatedSet, raw tftypes.Value) {
+	var unknown []int
+	allZero, anyKnown := true, false
+	for i := range ds.Spec.Roles {
+		spec := &ds.Spec.Roles[i].Spec
+		if v, _ := k8sschema.ValueAt(node(), raw, fmt.Sprintf("spec.roles[%d].spec.replicas", i)); !v.IsKnown() {
+			unknown = append(unknown, i)
+			continue
+		}
+		if spec.Replicas == nil {
+			spec.Replicas = ptr.To[int32](1)
+		}
+		anyKnown = true
+		allZero = allZero && *spec.Replicas == 0
+	}
+	for _, i := range unknown {
+		n := int32(1)
+		if anyKnown && allZero {
+			n = 0
+		}
+		ds.Spec.Roles[i].Spec.Replicas = ptr.To(n)
 	}
 }

@@ -248,3 +248,30 @@ func TestEveryAttributeHasOurOwnDescription(t *testing.T) {
 		t.Errorf("%d description problems:\n%s", len(problems), strings.Join(problems, "\n"))
 	}
 }
+
+// A replica count not known at plan time does not fail the all-zero-or-none rule.
+func TestUnknownReplicasAgree(t *testing.T) {
+	ds := pair()
+	ds.Spec.Roles[0].Spec.Replicas = ptr.To[int32](0)
+	ds.Spec.Roles[1].Spec.Replicas = nil
+	unknown := tftypes.NewAttributePath().WithAttributeName("spec").WithAttributeName("roles").WithElementKeyInt(1).
+		WithAttributeName("spec").WithAttributeName("replicas")
+	config, err := tftypes.Transform(k8sschema.Encode(node(), ds), func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if p.Equal(unknown) {
+			return tftypes.NewValue(v.Type(), tftypes.UnknownValue), nil
+		}
+		return v, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	SetDefaults(ds, config)
+	if errs := Validate(ds); len(errs) > 0 {
+		t.Errorf("errors with an unknown replica count: %v", errs)
+	}
+	// Known, the same value fails.
+	ds.Spec.Roles[1].Spec.Replicas = ptr.To[int32](2)
+	if got := errorStrings(Validate(ds)); len(got) != 1 || !strings.Contains(got[0], replicasRuleDetail) {
+		t.Errorf("errors with known replicas 0 and 2: %v", got)
+	}
+}
