@@ -242,10 +242,25 @@ func validateRoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) field.Err
 
 // checkConfig rejects an explicit empty startupPolicy or rolloutStrategy.type: the CRD's
 // defaults only fill absent fields, there is no mutating webhook, and the CRD's enums refuse
-// "". SetDefaults would replace them before Validate sees them.
+// "". SetDefaults would replace them before Validate sees them. It also passes on
+// kubeinfer_leaderworkerset's warnings on each role's LeaderWorkerSet (literal secrets in env
+// values), at the role's attributes.
 func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []kube.Warning) {
 	ds := kube.As[*disaggv1.DisaggregatedSet](obj)
 	var errs field.ErrorList
+	var warnings []kube.Warning
+	for i := range ds.Spec.Roles {
+		lws, err := RoleLeaderWorkerSet(ds, i)
+		if err != nil {
+			continue // reported by Validate
+		}
+		// A null configuration: only the rules on the object itself, not on how it was written.
+		_, ws := leaderworkerset.Kind.CheckConfig(lws, k8sschema.NullValue(leaderworkerset.Kind.Node()))
+		for _, w := range ws {
+			w.Path = underRole(i, w.Path)
+			warnings = append(warnings, w)
+		}
+	}
 	for i, role := range ds.Spec.Roles {
 		explicit := func(path string) bool {
 			v, ok := k8sschema.ValueAt(node(), config, fmt.Sprintf("spec.roles[%d].spec.%s", i, path))
@@ -260,5 +275,23 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 				[]string{string(releasedlws.RollingUpdateStrategyType)}))
 		}
 	}
-	return errs, nil
+	return errs, warnings
+}
+
+// indexSuffix is a list index at the end of a field path segment ("containers[0]").
+var indexSuffix = regexp.MustCompile(`\[(\d+)\]`)
+
+// underRole returns the path p of role i's LeaderWorkerSet as a path of the set:
+// spec.roles[i].<p>. Segments are JSON names, with list indices only (no map keys).
+func underRole(i int, p *field.Path) *field.Path {
+	out := rolesPath.Index(i)
+	for _, seg := range strings.Split(p.String(), ".") {
+		name, _, _ := strings.Cut(seg, "[")
+		out = out.Child(name)
+		for _, m := range indexSuffix.FindAllStringSubmatch(seg, -1) {
+			n, _ := strconv.Atoi(m[1])
+			out = out.Index(n)
+		}
+	}
+	return out
 }

@@ -275,3 +275,16 @@ func TestUnknownReplicasAgree(t *testing.T) {
 		t.Errorf("errors with known replicas 0 and 2: %v", got)
 	}
 }
+
+// kubeinfer_leaderworkerset's warning on a literal secret comes at the role's attribute.
+func TestCheckConfigSecretWarning(t *testing.T) {
+	ds := pair()
+	ds.Spec.Roles[1].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Env = []corev1.EnvVar{{Name: "PORT", Value: "1"}, {Name: "HF_TOKEN", Value: "hf_x"}}
+	errs, warnings := checkConfig(ds, k8sschema.Encode(node(), ds))
+	if len(errs) > 0 || len(warnings) != 1 {
+		t.Fatalf("errors %v, warnings %v", errs, warnings)
+	}
+	if got, want := warnings[0].Path.String(), "spec.roles[1].spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].env[1].value"; got != want {
+		t.Errorf("warning at %s, want %s", got, want)
+	}
+}
