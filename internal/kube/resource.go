@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -382,13 +383,11 @@ func objectAttrs(v tftypes.Value) map[string]tftypes.Value {
 type objMeta struct{ name, namespace string }
 
 func metaOf(obj runtime.Object) objMeta {
-	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	m, err := apimeta.Accessor(obj)
 	if err != nil {
 		return objMeta{}
 	}
-	name, _, _ := unstructured.NestedString(u, "metadata", "name")
-	ns, _, _ := unstructured.NestedString(u, "metadata", "namespace")
-	return objMeta{name, ns}
+	return objMeta{m.GetName(), m.GetNamespace()}
 }
 
 func (r *Resource) client(diags *diag.Diagnostics, ns string) dynamic.ResourceInterface {

@@ -6,6 +6,7 @@ import (
 
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
 )
 
 // AutoUpdateAnnotation is the annotation the APF bootstrap ensurer uses to
@@ -39,15 +40,15 @@ var bootstrapSpecs = map[string]flowcontrolv1.PriorityLevelConfigurationSpec{
 	"exempt": {
 		Type: flowcontrolv1.PriorityLevelEnablementExempt,
 		Exempt: &flowcontrolv1.ExemptPriorityLevelConfiguration{
-			NominalConcurrencyShares: ptrInt32(0),
-			LendablePercent:          ptrInt32(0),
+			NominalConcurrencyShares: ptr.To[int32](0),
+			LendablePercent:          ptr.To[int32](0),
 		},
 	},
 	"catch-all": {
 		Type: flowcontrolv1.PriorityLevelEnablementLimited,
 		Limited: &flowcontrolv1.LimitedPriorityLevelConfiguration{
-			NominalConcurrencyShares: ptrInt32(5),
-			LendablePercent:          ptrInt32(0),
+			NominalConcurrencyShares: ptr.To[int32](5),
+			LendablePercent:          ptr.To[int32](0),
 			LimitResponse:            flowcontrolv1.LimitResponse{Type: flowcontrolv1.LimitResponseTypeReject},
 		},
 	},
@@ -63,8 +64,8 @@ func queued(ncs, lendable, queues, handSize int32) flowcontrolv1.PriorityLevelCo
 	return flowcontrolv1.PriorityLevelConfigurationSpec{
 		Type: flowcontrolv1.PriorityLevelEnablementLimited,
 		Limited: &flowcontrolv1.LimitedPriorityLevelConfiguration{
-			NominalConcurrencyShares: ptrInt32(ncs),
-			LendablePercent:          ptrInt32(lendable),
+			NominalConcurrencyShares: ptr.To[int32](ncs),
+			LendablePercent:          ptr.To[int32](lendable),
 			LimitResponse: flowcontrolv1.LimitResponse{
 				Type: flowcontrolv1.LimitResponseTypeQueue,
 				Queuing: &flowcontrolv1.QueuingConfiguration{

@@ -6,6 +6,7 @@ package prioritylevelconfiguration
 
 import (
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
+	"k8s.io/utils/ptr"
 )
 
 // Server defaults for PriorityLevelConfiguration.
@@ -44,10 +45,10 @@ func SetDefaults(obj *flowcontrolv1.PriorityLevelConfiguration) {
 func setDefaultsLimited(l *flowcontrolv1.LimitedPriorityLevelConfiguration) {
 	// Only nil is defaulted: an explicit 0 is kept (a "jail" level).
 	if l.NominalConcurrencyShares == nil {
-		l.NominalConcurrencyShares = ptrInt32(DefaultNominalConcurrencyShares)
+		l.NominalConcurrencyShares = ptr.To[int32](DefaultNominalConcurrencyShares)
 	}
 	if l.LendablePercent == nil {
-		l.LendablePercent = ptrInt32(DefaultLendablePercent)
+		l.LendablePercent = ptr.To[int32](DefaultLendablePercent)
 	}
 	// BorrowingLimitPercent is intentionally not defaulted (nil = unlimited).
 }
@@ -68,11 +69,9 @@ func setDefaultsQueuing(q *flowcontrolv1.QueuingConfiguration) {
 // Port of pkg/apis/flowcontrol/v1/defaults.go SetDefaults_ExemptPriorityLevelConfiguration.
 func setDefaultsExempt(e *flowcontrolv1.ExemptPriorityLevelConfiguration) {
 	if e.NominalConcurrencyShares == nil {
-		e.NominalConcurrencyShares = ptrInt32(DefaultExemptNominalShares)
+		e.NominalConcurrencyShares = ptr.To[int32](DefaultExemptNominalShares)
 	}
 	if e.LendablePercent == nil {
-		e.LendablePercent = ptrInt32(DefaultExemptLendablePercent)
+		e.LendablePercent = ptr.To[int32](DefaultExemptLendablePercent)
 	}
 }
-
-func ptrInt32(v int32) *int32 { return &v }

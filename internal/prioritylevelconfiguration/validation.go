@@ -3,6 +3,7 @@ package prioritylevelconfiguration
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
@@ -265,17 +266,12 @@ func validateSpecDeclarative(spec *flowcontrolv1.PriorityLevelConfigurationSpec,
 // handwritten list does not already report. The server replaces covered
 // handwritten errors by the matching declarative ones
 // (k8s.io/apimachinery pkg/api/validate/errors.go FilterCoveredHandwrittenErrors),
-// so the (type, field) set is the union.
+// so the (type, field) set is the union. The ported handwritten errors carry no
+// CoveredByDeclarative marks, so the union is taken with the matcher alone.
 func mergeMissing(hw, dv field.ErrorList) field.ErrorList {
+	sameTypeAndField := field.ErrorMatcher{}.ByType().ByField()
 	for _, d := range dv {
-		found := false
-		for _, h := range hw {
-			if h.Type == d.Type && h.Field == d.Field {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.ContainsFunc(hw, func(h *field.Error) bool { return sameTypeAndField.Matches(h, d) }) {
 			hw = append(hw, d)
 		}
 	}
