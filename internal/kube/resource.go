@@ -753,7 +753,12 @@ func (r *Resource) delete(ctx context.Context, prior tftypes.Value) diag.Diagnos
 	}
 	err := deleteAndWait(ctx, ri, meta.name, policy)
 	if err == nil && r.kind.Hooks.AfterDelete != nil {
-		if dyn, derr := r.data.Client.Dynamic(); derr == nil {
+		// The client worked for the DELETE just made; an error here is still reported
+		// rather than skipping the wait for the dependents.
+		dyn, derr := r.data.Client.Dynamic()
+		if derr != nil {
+			err = derr
+		} else {
 			err = r.kind.Hooks.AfterDelete(ctx, dyn, meta.namespace, meta.name)
 		}
 	}

@@ -343,6 +343,7 @@ func TestAccLeaderWorkerSet_unschedulable(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each case mostly waits for its own rollout timeout
 			cfg := vllm(tc.name, tc.opts...)
 			if strings.Contains(tc.name, "3zones") {
 				cfg = strings.Replace(cfg, `when_unsatisfiable = "DoNotSchedule"`, "when_unsatisfiable = \"DoNotSchedule\"\n            min_domains        = 3", 1)
