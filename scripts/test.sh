@@ -220,8 +220,8 @@ phase_terraform-oldest() {
 	ensure_assets || return 1
 	TF_ACC=1 TF_ACC_TERRAFORM_PATH=$bin \
 		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" \
-		-run '^(TestAccLeaderWorkerSet_minimalVLLM|TestAccPriorityLevelConfiguration_lifecycle|TestAccFlowSchema_lifecycle)$' \
-		"${testargs[@]}" ./internal/leaderworkerset/ ./internal/prioritylevelconfiguration/ ./internal/flowschema/
+		-run '^(TestAccLeaderWorkerSet_minimalVLLM|TestAccPriorityLevelConfiguration_lifecycle|TestAccFlowSchema_lifecycle|TestAccDisaggregatedSet_lifecycle)$' \
+		"${testargs[@]}" ./internal/leaderworkerset/ ./internal/prioritylevelconfiguration/ ./internal/flowschema/ ./internal/disaggregatedset/
 }
 
 phase_tofu() {
