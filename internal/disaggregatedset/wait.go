@@ -173,7 +173,7 @@ func firstSentence(reason string) string {
 // leaderworkerset package's own wait (its status, then its pods). It returns the last
 // DisaggregatedSet seen.
 func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.ResourceInterface, u *unstructured.Unstructured, extras map[string]tftypes.Value) (*unstructured.Unstructured, error) {
-	if !boolExtra(extras, attrWaitForRollout, true) || dyn == nil {
+	if !kube.BoolExtra(extras, attrWaitForRollout, true) || dyn == nil {
 		return u, nil
 	}
 	lwsRI := dyn.Resource(leaderWorkerSetsGVR).Namespace(u.GetNamespace())
@@ -389,14 +389,4 @@ func waitForCleanup(ctx context.Context, dyn dynamic.Interface, namespace, name 
 		}
 	}
 	return nil
-}
-
-func boolExtra(extras map[string]tftypes.Value, name string, def bool) bool {
-	v, ok := extras[name]
-	if !ok || !v.IsKnown() || v.IsNull() {
-		return def
-	}
-	var b bool
-	_ = v.As(&b)
-	return b
 }

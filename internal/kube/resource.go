@@ -840,6 +840,12 @@ func (r *Resource) fieldManager() string {
 const DefaultFieldManager = "kubeinfer"
 
 // boolAttrOr reads a raw bool, def when null or unknown.
+// BoolExtra is the value of the bool extra attribute name, or def when it is absent, null or
+// unknown (a plan whose configuration has an unknown value keeps the default behaviour).
+func BoolExtra(extras map[string]tftypes.Value, name string, def bool) bool {
+	return boolAttrOr(extras[name], def)
+}
+
 func boolAttrOr(v tftypes.Value, def bool) bool {
 	if !v.IsKnown() || v.IsNull() {
 		return def

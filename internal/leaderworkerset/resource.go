@@ -213,19 +213,9 @@ func defaults(obj runtime.Object, raw tftypes.Value) {
 	SetDefaults(lws)
 }
 
-func boolExtra(extras map[string]tftypes.Value, name string, def bool) bool {
-	v, ok := extras[name]
-	if !ok || !v.IsKnown() || v.IsNull() {
-		return def
-	}
-	var b bool
-	_ = v.As(&b)
-	return b
-}
-
 // applyBody leaves spec.replicas out when an autoscaler owns it.
 func applyBody(body map[string]any, extras map[string]tftypes.Value) {
-	if boolExtra(extras, attrManageReplicas, true) {
+	if kube.BoolExtra(extras, attrManageReplicas, true) {
 		return
 	}
 	if spec, ok := body["spec"].(map[string]any); ok {
@@ -235,7 +225,7 @@ func applyBody(body map[string]any, extras map[string]tftypes.Value) {
 
 // planObject keeps the live replica count in the plan when an autoscaler owns it.
 func planObject(plan, state tftypes.Value, extras map[string]tftypes.Value) tftypes.Value {
-	if boolExtra(extras, attrManageReplicas, true) {
+	if kube.BoolExtra(extras, attrManageReplicas, true) {
 		return plan
 	}
 	var replicas tftypes.Value

@@ -108,7 +108,7 @@ func conditionSummary(conds []metav1.Condition) string {
 // update timeout). It returns the last object seen so the state holds the latest status even
 // when the wait fails.
 func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.ResourceInterface, u *unstructured.Unstructured, extras map[string]tftypes.Value) (*unstructured.Unstructured, error) {
-	if !boolExtra(extras, attrWaitForRollout, true) {
+	if !kube.BoolExtra(extras, attrWaitForRollout, true) {
 		return u, nil
 	}
 	last, err := watchRollout(ctx, ri, u)
