@@ -671,3 +671,47 @@ func TestApplyBodyFlowSchema(t *testing.T) {
 		t.Error("state after apply differs from the plan: " + problem)
 	}
 }
+
+// TestCarryOnWaitPlansServerAttributesUnknown: after an apply whose wait did not finish, the
+// next plan is an update that only waits. The controller writes status (and so a new
+// resourceVersion) while that wait runs, so the plan leaves the server's attributes unknown;
+// known values there made Terraform report "inconsistent result after apply".
+func TestCarryOnWaitPlansServerAttributesUnknown(t *testing.T) {
+	h := newHarness(t, leaderworkerset.Kind, releasedLWSDefaults)
+	config := h.config(vllm(), noWait)
+	_, ar := h.create(config)
+	noErrors(t, "apply", ar.Diagnostics)
+	state := h.value(ar.NewState)
+	private, _ := json.Marshal(map[string][]byte{"wait_pending": []byte("true")})
+
+	pr, _ := h.srv.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{TypeName: h.typeName(),
+		Config: h.dv(config), ProposedNewState: h.dv(state), PriorState: h.dv(state), PriorPrivate: private})
+	noErrors(t, "plan", pr.Diagnostics)
+	planned := h.value(pr.PlannedState)
+	for _, steps := range [][]any{{"metadata", "resource_version"}, {"metadata", "generation"}, {"status"}} {
+		if at(t, planned, steps...).IsKnown() {
+			t.Errorf("plan of the carried-on wait: %v is known, want unknown", steps)
+		}
+	}
+	for _, steps := range [][]any{{"id"}, {"spec", "replicas"}, {"spec", "startup_policy"}} {
+		if got, want := at(t, planned, steps...), at(t, state, steps...); !got.Equal(want) {
+			t.Errorf("plan of the carried-on wait changes %v: %v, was %v", steps, got, want)
+		}
+	}
+	warned := false
+	for _, d := range pr.Diagnostics {
+		warned = warned || (d.Severity == tfprotov6.DiagnosticSeverityWarning && d.Summary == "The last apply did not see the rollout finish")
+	}
+	if !warned {
+		t.Errorf("no warning on the plan of the carried-on wait: %v", pr.Diagnostics)
+	}
+
+	// Without the marker, the same request plans no change.
+	pr, _ = h.srv.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{TypeName: h.typeName(),
+		Config: h.dv(config), ProposedNewState: h.dv(state), PriorState: h.dv(state)})
+	noErrors(t, "plan", pr.Diagnostics)
+	if planned := h.value(pr.PlannedState); !planned.Equal(state) {
+		diff, _ := planned.Diff(state)
+		t.Errorf("plan without the marker changes the object: %v", diff)
+	}
+}

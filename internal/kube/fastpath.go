@@ -210,10 +210,7 @@ func (s *fastServer) PlanResourceChange(ctx context.Context, req *tfprotov6.Plan
 		if prior.IsKnown() && !prior.IsNull() {
 			planned = keepPriorID(planned, prior)
 		}
-		planned, replace, diags = f.res.planChange(config, planned, prior)
-		if hasWaitPending(req.PriorPrivate) && !prior.IsNull() && len(replace) == 0 {
-			planned = carryOnWait(f.res.kind.Node(), planned, &diags)
-		}
+		planned, replace, diags = f.res.planChange(config, planned, prior, hasWaitPending(req.PriorPrivate))
 	}
 	resp.Diagnostics = toProtoDiags(diags)
 	if diags.HasError() {

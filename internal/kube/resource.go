@@ -247,8 +247,14 @@ func dedupe(errs field.ErrorList) field.ErrorList {
 }
 
 // ModifyPlan plans the server's defaults, the identifier and replacements.
-func (r *Resource) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	planned, replace, diags := r.planChange(req.Config.Raw, req.Plan.Raw, req.State.Raw)
+func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var waitPending bool
+	if req.Private != nil {
+		marker, markerDiags := req.Private.GetKey(ctx, privateWaitPending)
+		resp.Diagnostics.Append(markerDiags...)
+		waitPending = string(marker) == "true"
+	}
+	planned, replace, diags := r.planChange(req.Config.Raw, req.Plan.Raw, req.State.Raw, waitPending)
 	resp.Plan.Raw = planned
 	resp.RequiresReplace = append(resp.RequiresReplace, replace...)
 	resp.Diagnostics.Append(diags...)
@@ -257,13 +263,20 @@ func (r *Resource) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest,
 // planChange computes the planned value from the configuration, Terraform's proposed value
 // (plan) and the prior state: the server's defaults for unset fields, the identifier, the
 // fields whose change forces a replacement, and update-time rules.
-func (r *Resource) planChange(config, plan, prior tftypes.Value) (tftypes.Value, path.Paths, diag.Diagnostics) {
+//
+// waitPending says the last apply recorded the object without seeing its wait finish (private
+// state): the plan is then an update, at least one that only waits (carryOnWait).
+func (r *Resource) planChange(config, plan, prior tftypes.Value, waitPending bool) (tftypes.Value, path.Paths, diag.Diagnostics) {
 	planned, replace, diags := r.planOnce(config, plan, prior)
-	if !prior.IsNull() && plan.Equal(prior) && !diags.HasError() && !planned.Equal(prior) {
+	if !prior.IsNull() && plan.Equal(prior) && !diags.HasError() && (waitPending || !planned.Equal(prior)) {
 		// Terraform proposed no change, but a planned default sets back a value another actor
-		// changed: the apply changes the object, so the server's computed attributes
+		// changed, or the wait is carried on: the object changes while the apply runs (the
+		// controller writes status during a rollout), so the server's computed attributes
 		// (resourceVersion, generation, status) are unknown, as for any change.
-		return r.planOnce(config, r.markComputedUnknown(config, plan), prior)
+		planned, replace, diags = r.planOnce(config, r.markComputedUnknown(config, plan), prior)
+	}
+	if waitPending && !prior.IsNull() && len(replace) == 0 && !diags.HasError() {
+		warnCarryOnWait(&diags)
 	}
 	return planned, replace, diags
 }

@@ -6,9 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
 
 // ErrWaitUnfinished is wrapped by the errors of readiness waits (Hooks.AfterApply) that ended
@@ -65,18 +62,11 @@ func hasWaitPending(private []byte) bool {
 	return string(m[privateWaitPending]) == "true"
 }
 
-// carryOnWait plans an update that only waits: the last apply recorded the object but its wait
-// did not finish, so the plan marks status unknown (an in-place update, shown as such) and the
-// apply then finds nothing to change and waits.
-func carryOnWait(node *k8sschema.Node, planned tftypes.Value, diags *diag.Diagnostics) tftypes.Value {
-	status := node.Field("status")
-	if status == nil {
-		return planned
-	}
-	attrs := objectAttrs(planned)
-	attrs["status"] = tftypes.NewValue(status.TFType(), tftypes.UnknownValue)
+// warnCarryOnWait tells, on the plan of an update that only waits, why there is one: the last
+// apply recorded the object but its wait did not finish. The plan marks the server's computed
+// attributes unknown (Resource.planChange), the apply finds nothing to change and waits.
+func warnCarryOnWait(diags *diag.Diagnostics) {
 	diags.AddAttributeWarning(path.Root("status"), "The last apply did not see the rollout finish",
 		"status: the object was applied, but the wait for it to become ready timed out or was interrupted. "+
 			"This plan updates it in place to carry on the wait; nothing else changes unless the configuration does.")
-	return tftypes.NewValue(planned.Type(), attrs)
 }

@@ -76,8 +76,9 @@ func TestFastPathAgreesWithFramework(t *testing.T) {
 			d.compare(name+" validate", d.validate(config))
 			d.compare(name+" plan create", d.plan(config, d.typed(nil), config))
 			d.compare(name+" plan no change", d.plan(config, state, state))
+			d.compare(name+" plan carry on wait", d.planPrivate(config, state, state, waitPendingPrivate))
 			d.compare(name+" upgrade", d.upgrade(state))
-			cases += 4
+			cases += 5
 			// An update: the next object of the corpus under this object's name (a different
 			// spec, often a different validity), planned from this object's state.
 			next := objects[(i+1)%len(objects)].DeepCopyObject()
@@ -178,10 +179,19 @@ func (d differ) validate(config tftypes.Value) rpc {
 	}
 }
 
+// waitPendingPrivate is the private state an apply leaves when its wait did not finish (the
+// framework's encoding: a JSON object of keys to base64 of JSON values).
+var waitPendingPrivate = []byte(`{"wait_pending":"dHJ1ZQ=="}`)
+
 func (d differ) plan(config, prior, proposed tftypes.Value) rpc {
+	return d.planPrivate(config, prior, proposed, nil)
+}
+
+func (d differ) planPrivate(config, prior, proposed tftypes.Value, private []byte) rpc {
 	return func(s tfprotov6.ProviderServer) (string, error) {
 		resp, err := s.PlanResourceChange(d.ctx, &tfprotov6.PlanResourceChangeRequest{
 			TypeName: d.typeName, Config: d.dv(config), PriorState: d.dv(prior), ProposedNewState: d.dv(proposed),
+			PriorPrivate: private,
 		})
 		if err != nil {
 			return "", err
