@@ -11,12 +11,14 @@
 #                  (tools/testcluster/ensure.sh: etcd, kube-apiserver,
 #                  kube-controller-manager, kube-scheduler, KWOK, the released
 #                  LeaderWorkerSet v0.9.0 controller-manager)
-#   go             unit + acceptance tests, TF_ACC=1, on real test clusters
-#                  (go test -p 2: at most two packages run a cluster at once)
 #   faults         the fault suite (internal/faulttest): the Terraform CLI
 #                  against the test cluster while kube-apiserver is killed,
 #                  APF throttles, a proxy resets connections, SIGINT arrives,
-#                  the CRD or the object goes away
+#                  the CRD or the object goes away. It mostly waits (restarts,
+#                  rollouts, timeouts), so when other phases follow it runs in
+#                  the background beside them; its output comes after theirs
+#   go             unit + acceptance tests, TF_ACC=1, on real test clusters
+#                  (go test -p 2: at most two packages run a cluster at once)
 #   docs           docs/ matches what tfplugindocs generates now
 #   examples       terraform fmt -check and terraform validate of every example folder
 #   release        goreleaser check + linux_amd64 snapshot with artifact checks
@@ -62,7 +64,7 @@ if [[ -n ${TF_CLI_CONFIG_FILE:-} && ! -e $TF_CLI_CONFIG_FILE ]]; then
 	unset TF_CLI_CONFIG_FILE
 fi
 
-all_phases=(terraform hygiene lint assets go faults docs examples release terraform-latest terraform-latest-acc terraform-oldest tofu tofu-acc tofu-examples)
+all_phases=(terraform hygiene lint assets faults go docs examples release terraform-latest terraform-latest-acc terraform-oldest tofu tofu-acc tofu-examples)
 phases=("$@")
 ((${#phases[@]} > 0)) || phases=("${all_phases[@]}")
 
@@ -248,31 +250,58 @@ phase_tofu-examples() {
 	scripts/validate-examples.sh "$tofu_bin"
 }
 
+# Phases that mostly wait rather than compute: when other phases follow, they run in the
+# background beside those (2 cores are then used while they wait).
+background_phases=" faults "
+
 results=()
 failed=0
 total_start=$SECONDS
-for p in "${phases[@]}"; do
+
+# record PHASE RC TOOK [NOTE]: the phase's line of the summary.
+record() {
+	local status=ok
+	if (($2 != 0)); then
+		status=FAILED
+		failed=1
+	fi
+	printf '==> %s: %s in %d s%s\n' "$1" "$status" "$3" "${4:+ ($4)}"
+	results+=("$(printf '%-21s %-7s %5d s%s' "$1" "$status" "$3" "${4:+  $4}")")
+}
+
+bg_phases=() bg_pids=() bg_logs=() bg_starts=()
+for i in "${!phases[@]}"; do
+	p=${phases[i]}
 	if ! declare -F "phase_$p" >/dev/null; then
 		echo "test.sh: unknown phase $p (phases: ${all_phases[*]} unit acc)" >&2
 		exit 2
 	fi
 	printf '\n==> [%s] %s\n' "$(date +%H:%M:%S)" "$p"
+	if [[ $background_phases == *" $p "* ]] && ((i + 1 < ${#phases[@]})); then
+		log=$(mktemp "${TMPDIR:-/tmp}/kubeinfer-test-$p.XXXXXX")
+		"phase_$p" >"$log" 2>&1 &
+		bg_phases+=("$p") bg_pids+=($!) bg_logs+=("$log") bg_starts+=("$SECONDS")
+		printf '==> %s: started in the background; its output follows the last phase\n' "$p"
+		continue
+	fi
 	start=$SECONDS
 	"phase_$p"
 	rc=$?
-	took=$((SECONDS - start))
-	if ((rc == 0)); then
-		status=ok
-	else
-		status=FAILED
-		failed=1
-	fi
-	printf '==> %s: %s in %d s\n' "$p" "$status" "$took"
-	results+=("$(printf '%-21s %-7s %5d s' "$p" "$status" "$took")")
+	record "$p" $rc $((SECONDS - start))
 	# Nothing can run without the Terraform CLI.
-	if [[ $p == terraform && $status != ok ]]; then
+	if [[ $p == terraform && $rc != 0 ]]; then
 		break
 	fi
+done
+
+for i in "${!bg_phases[@]}"; do
+	p=${bg_phases[i]}
+	printf '\n==> [%s] %s (waiting for the background run)\n' "$(date +%H:%M:%S)" "$p"
+	wait "${bg_pids[i]}"
+	rc=$?
+	cat "${bg_logs[i]}"
+	rm -f -- "${bg_logs[i]}"
+	record "$p" $rc $((SECONDS - bg_starts[i])) "in the background"
 done
 
 printf '\n==> summary\n'
