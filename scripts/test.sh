@@ -4,9 +4,6 @@
 # run one or two. With no argument, all phases run in this order:
 #
 #   terraform      the Terraform CLI is on PATH (fails clearly otherwise)
-#   hygiene        gofmt, `go mod tidy -diff`, actionlint of .github/workflows,
-#                  and generated code (deepcopy, test CRD) as `make generate` writes it
-#   lint           golangci-lint (.golangci.yml), 0 issues (tools/lint)
 #   assets         the test cluster's components built and cached
 #                  (tools/testcluster/ensure.sh: etcd, kube-apiserver,
 #                  kube-controller-manager, kube-scheduler, KWOK, the released
@@ -17,6 +14,9 @@
 #                  the CRD or the object goes away. It mostly waits (restarts,
 #                  rollouts, timeouts), so when other phases follow it runs in
 #                  the background beside them; its output comes after theirs
+#   hygiene        gofmt, `go mod tidy -diff`, actionlint of .github/workflows,
+#                  and generated code (deepcopy, test CRD) as `make generate` writes it
+#   lint           golangci-lint (.golangci.yml), 0 issues (tools/lint)
 #   go             unit + acceptance tests, TF_ACC=1, on real test clusters
 #                  (go test -p 2: at most two packages run a cluster at once)
 #   docs           docs/ matches what tfplugindocs generates now
@@ -64,7 +64,7 @@ if [[ -n ${TF_CLI_CONFIG_FILE:-} && ! -e $TF_CLI_CONFIG_FILE ]]; then
 	unset TF_CLI_CONFIG_FILE
 fi
 
-all_phases=(terraform hygiene lint assets faults go docs examples release terraform-latest terraform-latest-acc terraform-oldest tofu tofu-acc tofu-examples)
+all_phases=(terraform assets faults hygiene lint go docs examples release terraform-latest terraform-latest-acc terraform-oldest tofu tofu-acc tofu-examples)
 phases=("$@")
 ((${#phases[@]} > 0)) || phases=("${all_phases[@]}")
 

@@ -73,8 +73,9 @@ if [[ ! -x $out ]]; then
 		"$root/tools/$builder/build.sh" "$version" "$tmp"
 	else
 		# GOWORK=off: never pick up a go.work from a parent directory.
-		# ldflags: the release's version stamp (a build from source says "-dev" otherwise).
-		(cd "$root/tools/$moddir" && GOWORK=off GOFLAGS=-buildvcs=false go build -trimpath -ldflags "${ldflags:-}" -o "$tmp" "$pkg")
+		# ldflags: no symbol table or DWARF (a shorter link; nobody debugs these), and the
+		# release's version stamp (a build from source says "-dev" otherwise).
+		(cd "$root/tools/$moddir" && GOWORK=off GOFLAGS=-buildvcs=false go build -trimpath -ldflags "-s -w ${ldflags:-}" -o "$tmp" "$pkg")
 	fi
 	mv -f -- "$tmp" "$out"
 	echo "tool.sh: built $name $version in $((SECONDS - start)) s" >&2

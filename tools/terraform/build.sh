@@ -38,7 +38,7 @@ for b in "${dropped[@]}"; do
 	fi
 done
 if ((${#missing[@]} == 0)); then
-	go build -mod=mod -trimpath -ldflags "-X $mod/version.dev=no" -o "$out" .
+	go build -mod=mod -trimpath -ldflags "-s -w -X $mod/version.dev=no" -o "$out" .
 	exit 0
 fi
 
@@ -65,4 +65,4 @@ fi
 
 # -mod=mod: go.sum may lack nothing the smaller build graph needs, but lets go
 # record it if it does. The version is stamped as the release's own build does.
-go build -mod=mod -trimpath -ldflags "-X $mod/version.dev=no" -o "$out" .
+go build -mod=mod -trimpath -ldflags "-s -w -X $mod/version.dev=no" -o "$out" .
