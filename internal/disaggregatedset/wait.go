@@ -187,22 +187,27 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 			}
 		}
 	}
-	var timeout *rolloutTimeout
-	if errors.As(err, &timeout) && errors.Is(ctx.Err(), context.Canceled) {
-		timeout.interrupted = true // Ctrl-C or Terraform stopping the provider: no further request
+	// A role's own wait (roleWaitError) has already said which of its groups are not ready.
+	var timeout *kube.RolloutUnfinished
+	var roleErr *roleWaitError
+	if errors.As(err, &roleErr) || !errors.As(err, &timeout) {
 		return last, err
 	}
-	if errors.As(err, &timeout) {
-		// The wait is over; a short fresh context names each role's groups that are not
-		// ready, with the scheduler's reason.
-		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		for _, r := range sortedKeys(state.targets) {
-			if groups := leaderworkerset.NotReadyGroups(sctx, dyn, state.targets[r]); groups != "" {
-				timeout.groups += fmt.Sprintf("\nRole %s (LeaderWorkerSet %s): %s", r, state.targets[r].GetName(), groups)
-			}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		timeout.Interrupted = true // Ctrl-C or Terraform stopping the provider: no further request
+		return last, err
+	}
+	// The wait is over; a short fresh context names each role's groups that are not ready,
+	// with the scheduler's reason.
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var lines []string
+	for _, r := range sortedKeys(state.targets) {
+		if groups := leaderworkerset.NotReadyGroups(sctx, dyn, state.targets[r]); groups != "" {
+			lines = append(lines, fmt.Sprintf("Role %s (LeaderWorkerSet %s): %s", r, state.targets[r].GetName(), groups))
 		}
 	}
+	timeout.Detail = strings.Join(lines, "\n")
 	return last, err
 }
 
@@ -335,32 +340,10 @@ func follow(ctx context.Context, w watch.Interface, ri dynamic.ResourceInterface
 	}
 }
 
-// rolloutTimeout is the error of a wait that ran out of time or was interrupted. The object
-// was applied: it unwraps to kube.ErrWaitUnfinished, so the apply records it without tainting
-// it and the next plan carries on the wait.
-type rolloutTimeout struct {
-	reason      string
-	groups      string // each role's groups that are not ready, when the pods could be listed
-	interrupted bool
+// timeoutError is the error of a wait that ended before every role's rollout was done.
+func timeoutError(reason string) error {
+	return &kube.RolloutUnfinished{What: "the rollout of the roles", Reason: reason}
 }
-
-func (e *rolloutTimeout) Error() string {
-	msg := "timed out waiting for the rollout of the roles: " + e.reason + "."
-	if e.interrupted {
-		msg = "interrupted while waiting for the rollout of the roles: " + e.reason + "."
-	}
-	msg += e.groups
-	msg += "\n\nThe object was applied and is recorded in the state; the next plan shows an update that only waits " +
-		"for the rollout to finish."
-	if !e.interrupted {
-		msg += " Raise timeouts.create / timeouts.update, or set wait_for_rollout = false to return without waiting."
-	}
-	return msg
-}
-
-func (e *rolloutTimeout) Unwrap() error { return kube.ErrWaitUnfinished }
-
-func timeoutError(reason string) error { return &rolloutTimeout{reason: reason} }
 
 // roleWaitError is the leaderworkerset wait's error for one role's LeaderWorkerSet.
 type roleWaitError struct {

@@ -14,6 +14,34 @@ import (
 // replace it on the next apply), and the next plan carries on the wait.
 var ErrWaitUnfinished = errors.New("the wait for readiness did not finish")
 
+// RolloutUnfinished is the error of a readiness wait that ran out of time or was interrupted.
+// The object was applied: it unwraps to ErrWaitUnfinished, so the apply records it without
+// tainting it and the next plan carries on the wait.
+type RolloutUnfinished struct {
+	What        string // what was awaited, e.g. "the rollout"
+	Reason      string // the last state seen, e.g. "1 of 2 groups ready"
+	Detail      string // what is not ready (lines), when it could be listed
+	Interrupted bool   // Ctrl-C or Terraform stopping the provider, not the timeout
+}
+
+func (e *RolloutUnfinished) Error() string {
+	msg := "timed out waiting for " + e.What + ": " + e.Reason + "."
+	if e.Interrupted {
+		msg = "interrupted while waiting for " + e.What + ": " + e.Reason + "."
+	}
+	if e.Detail != "" {
+		msg += "\n" + e.Detail
+	}
+	msg += "\n\nThe object was applied and is recorded in the state; the next plan shows an update that only waits " +
+		"for the rollout to finish."
+	if !e.Interrupted {
+		msg += " Raise timeouts.create / timeouts.update, or set wait_for_rollout = false to return without waiting."
+	}
+	return msg
+}
+
+func (e *RolloutUnfinished) Unwrap() error { return ErrWaitUnfinished }
+
 // privateWaitPending is the key, in the resource's private state, that marks an unfinished wait.
 // Private state travels with the state without being shown; the framework stores it as a JSON
 // object of keys to JSON values, which the protocol fast path reads and writes the same way.

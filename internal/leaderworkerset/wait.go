@@ -115,18 +115,18 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 	if err == nil && dyn != nil {
 		last, err = confirmPodsReady(ctx, dyn, ri, last)
 	}
-	var timeout *rolloutTimeout
+	var timeout *kube.RolloutUnfinished
 	if errors.As(err, &timeout) && errors.Is(ctx.Err(), context.Canceled) {
 		// Interrupted (Ctrl-C, Terraform stopping the provider): say so, and make no
 		// further request.
-		timeout.interrupted = true
+		timeout.Interrupted = true
 		return last, err
 	}
 	if errors.As(err, &timeout) && dyn != nil {
 		// The wait is over; a short fresh context names the groups that are not ready.
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		timeout.groups = NotReadyGroups(sctx, dyn, last)
+		timeout.Detail = NotReadyGroups(sctx, dyn, last)
 	}
 	return last, err
 }
@@ -268,34 +268,10 @@ func watchUntil(ctx context.Context, w watch.Interface, check func(*unstructured
 	}
 }
 
-// rolloutTimeout is the error of a wait that ran out of time or was interrupted. The object
-// was applied: it unwraps to kube.ErrWaitUnfinished, so the apply records it without tainting it
-// and the next plan carries on the wait.
-type rolloutTimeout struct {
-	reason      string
-	groups      string // which groups are not ready, when the pods could be listed
-	interrupted bool
+// timeoutError is the error of a rollout wait that ended before the rollout was done.
+func timeoutError(reason string) error {
+	return &kube.RolloutUnfinished{What: "the rollout", Reason: reason}
 }
-
-func (e *rolloutTimeout) Error() string {
-	msg := "timed out waiting for the rollout: " + e.reason + "."
-	if e.interrupted {
-		msg = "interrupted while waiting for the rollout: " + e.reason + "."
-	}
-	if e.groups != "" {
-		msg += "\n" + e.groups
-	}
-	msg += "\n\nThe object was applied and is recorded in the state; the next plan shows an update that only waits " +
-		"for the rollout to finish."
-	if !e.interrupted {
-		msg += " Raise timeouts.create / timeouts.update, or set wait_for_rollout = false to return without waiting."
-	}
-	return msg
-}
-
-func (e *rolloutTimeout) Unwrap() error { return kube.ErrWaitUnfinished }
-
-func timeoutError(reason string) error { return &rolloutTimeout{reason: reason} }
 
 // Labels the LWS controller puts on every pod of a group.
 const (
