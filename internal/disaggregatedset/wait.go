@@ -20,6 +20,7 @@ import (
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
 
@@ -240,15 +241,15 @@ func watchRoles(ctx context.Context, ri, lwsRI dynamic.ResourceInterface, u *uns
 		state = rolloutStatus(&ds, lwss)
 		return state.done, nil
 	}
-	backoff := kube.TransientBackoff()
+	backoff := kubeclient.TransientBackoff()
 	retry := func(err error) error {
 		if ctx.Err() != nil {
 			return timeoutError(state.reason)
 		}
-		if !kube.Transient(err) {
+		if !kubeclient.Transient(err) {
 			return err
 		}
-		if !kube.SleepCtx(ctx, backoff.Step()) {
+		if !kubeclient.SleepCtx(ctx, backoff.Step()) {
 			return timeoutError(state.reason)
 		}
 		return nil
@@ -283,7 +284,7 @@ func watchRoles(ctx context.Context, ri, lwsRI dynamic.ResourceInterface, u *uns
 			}
 			continue
 		}
-		backoff = kube.TransientBackoff()
+		backoff = kubeclient.TransientBackoff()
 		done, err := follow(ctx, w, ri, u.GetName(), items, &last, evaluate)
 		w.Stop()
 		if done || err != nil {
@@ -312,7 +313,7 @@ func follow(ctx context.Context, w watch.Interface, ri dynamic.ResourceInterface
 			switch {
 			case err == nil:
 				*last = cur
-			case kube.Transient(err) || ctx.Err() != nil:
+			case kubeclient.Transient(err) || ctx.Err() != nil:
 				continue
 			default:
 				return false, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
@@ -75,16 +76,16 @@ func deleteAndWait(ctx context.Context, ri dynamic.ResourceInterface, name strin
 	if err != nil {
 		return errors.New(apiErrorDetail(err))
 	}
-	backoff := TransientBackoff()
+	backoff := kubeclient.TransientBackoff()
 	for {
 		u, err := ri.Get(ctx, name, getOptions)
 		if isNotFound(err) {
 			return nil
 		}
-		if err != nil && Transient(err) && ctx.Err() == nil {
+		if err != nil && kubeclient.Transient(err) && ctx.Err() == nil {
 			// The delete was accepted; a lost connection or a restarting server interrupts the
 			// wait, not the delete.
-			if !SleepCtx(ctx, backoff.Step()) {
+			if !kubeclient.SleepCtx(ctx, backoff.Step()) {
 				return deleteTimeoutError(nil)
 			}
 			continue
@@ -92,7 +93,7 @@ func deleteAndWait(ctx context.Context, ri dynamic.ResourceInterface, name strin
 		if err != nil {
 			return errors.New(apiErrorDetail(err))
 		}
-		backoff = TransientBackoff()
+		backoff = kubeclient.TransientBackoff()
 		w, err := ri.Watch(ctx, metav1.ListOptions{
 			FieldSelector:   fields.OneTermEqualSelector("metadata.name", name).String(),
 			ResourceVersion: u.GetResourceVersion(),

@@ -29,6 +29,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
 )
@@ -52,7 +53,7 @@ func newFakeAPI(t *testing.T, fill func(map[string]any)) (*fakeAPI, *kube.Provid
 	f := &fakeAPI{objects: map[string]map[string]any{}, fill: fill}
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
-	return f, &kube.ProviderData{Client: kube.NewClientFromRESTConfig(&rest.Config{Host: srv.URL})}
+	return f, &kube.ProviderData{Client: kubeclient.NewClientFromRESTConfig(&rest.Config{Host: srv.URL})}
 }
 
 func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {

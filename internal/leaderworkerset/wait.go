@@ -20,6 +20,7 @@ import (
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
 )
 
 // rolloutState says how far a LeaderWorkerSet's rollout is.
@@ -158,7 +159,7 @@ func confirmPodsReady(ctx context.Context, dyn dynamic.Interface, ri dynamic.Res
 					reason = s.reason
 				}
 			}
-		case !kube.Transient(err):
+		case !kubeclient.Transient(err):
 			return false, err
 		}
 		return false, nil
@@ -195,15 +196,15 @@ func watchRollout(ctx context.Context, ri dynamic.ResourceInterface, u *unstruct
 	}
 	// A lost connection or a restarting API server interrupts the watch, not the wait: it is
 	// re-established from the last resourceVersion seen, with a back-off while the server is away.
-	backoff := kube.TransientBackoff()
+	backoff := kubeclient.TransientBackoff()
 	retry := func(err error) error {
 		if ctx.Err() != nil {
 			return timeoutError(lastReason)
 		}
-		if !kube.Transient(err) {
+		if !kubeclient.Transient(err) {
 			return err
 		}
-		if !kube.SleepCtx(ctx, backoff.Step()) {
+		if !kubeclient.SleepCtx(ctx, backoff.Step()) {
 			return timeoutError(lastReason)
 		}
 		return nil
@@ -236,7 +237,7 @@ func watchRollout(ctx context.Context, ri dynamic.ResourceInterface, u *unstruct
 			}
 			continue
 		}
-		backoff = kube.TransientBackoff()
+		backoff = kubeclient.TransientBackoff()
 		if done, err := check(cur); done || err != nil {
 			return last, err
 		}
@@ -394,11 +395,11 @@ func waitForCleanup(ctx context.Context, dyn dynamic.Interface, namespace, name 
 // watch closes or the connection is lost). owner names the deleted kind in its messages.
 func WaitNoneLeft(ctx context.Context, ri dynamic.ResourceInterface, selector, what, owner string) error {
 	var remaining string
-	backoff := kube.TransientBackoff()
+	backoff := kubeclient.TransientBackoff()
 	for ctx.Err() == nil {
 		list, err := ri.List(ctx, metav1.ListOptions{LabelSelector: selector})
 		if err != nil {
-			if kube.Transient(err) && kube.SleepCtx(ctx, backoff.Step()) {
+			if kubeclient.Transient(err) && kubeclient.SleepCtx(ctx, backoff.Step()) {
 				continue
 			}
 			if ctx.Err() != nil {
@@ -422,7 +423,7 @@ func WaitNoneLeft(ctx context.Context, ri dynamic.ResourceInterface, selector, w
 		describe()
 		w, err := ri.Watch(ctx, metav1.ListOptions{LabelSelector: selector, ResourceVersion: list.GetResourceVersion()})
 		if err != nil {
-			if kube.SleepCtx(ctx, backoff.Step()) {
+			if kubeclient.SleepCtx(ctx, backoff.Step()) {
 				continue
 			}
 			break

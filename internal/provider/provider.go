@@ -31,6 +31,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
 )
@@ -316,14 +317,14 @@ func (p *kubeinferProvider) Configure(ctx context.Context, req provider.Configur
 		// Typically the cluster is created in the same apply. Planning new
 		// resources needs no API access, so do not fail here: only calls
 		// that need the cluster report the problem.
-		data.Client = kube.NewUnknownConfigClient("unknown: " + strings.Join(unknown, ", "))
+		data.Client = kubeclient.NewUnknownConfigClient("unknown: " + strings.Join(unknown, ", "))
 	} else {
 		settings, diags := SettingsFrom(ctx, model, nil)
 		resp.Diagnostics.Append(diags...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		data.Client = kube.NewClient(settings, p.userAgent(req.TerraformVersion))
+		data.Client = kubeclient.NewClient(settings, p.userAgent(req.TerraformVersion))
 	}
 
 	p.data.Store(data)
@@ -370,12 +371,12 @@ func unknownAttributes(raw tftypes.Value) []string {
 
 var osGetenv = os.Getenv
 
-// SettingsFrom maps a fully known provider configuration to kube.Settings,
+// SettingsFrom maps a fully known provider configuration to kubeclient.Settings,
 // filling unset attributes from the KUBE_* environment variables read with
 // getenv (os.Getenv when nil). Explicit attributes win over environment
 // variables; config_path / config_paths (attributes) win over
 // KUBE_CONFIG_PATH, which wins over KUBE_CONFIG_PATHS.
-func SettingsFrom(ctx context.Context, m ProviderModel, getenv func(string) string) (kube.Settings, diag.Diagnostics) {
+func SettingsFrom(ctx context.Context, m ProviderModel, getenv func(string) string) (kubeclient.Settings, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if getenv == nil {
 		getenv = osGetenv
@@ -387,7 +388,7 @@ func SettingsFrom(ctx context.Context, m ProviderModel, getenv func(string) stri
 		return getenv(env)
 	}
 
-	s := kube.Settings{
+	s := kubeclient.Settings{
 		Host:                  str(m.Host, EnvHost),
 		ConfigContext:         str(m.ConfigContext, EnvConfigContext),
 		ConfigContextAuthInfo: str(m.ConfigContextAuthInfo, EnvConfigContextAuth),
@@ -441,7 +442,7 @@ func SettingsFrom(ctx context.Context, m ProviderModel, getenv func(string) stri
 		if e.Command.IsNull() {
 			diags.Append(execMissingAttribute(path.Root("exec").AtName("command"), "command"))
 		}
-		exec := &kube.ExecConfig{
+		exec := &kubeclient.ExecConfig{
 			APIVersion: e.APIVersion.ValueString(),
 			Command:    e.Command.ValueString(),
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
 )
 
 var testProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
@@ -201,7 +202,7 @@ func TestConfigureUnknownValues(t *testing.T) {
 				t.Errorf("FieldManager = %q", pd.FieldManager)
 			}
 			_, err := pd.Client.RESTConfig()
-			if !errors.Is(err, kube.ErrUnknownConfiguration) || !strings.Contains(err.Error(), "not known until apply") {
+			if !errors.Is(err, kubeclient.ErrUnknownConfiguration) || !strings.Contains(err.Error(), "not known until apply") {
 				t.Errorf("RESTConfig err = %v", err)
 			}
 		})

@@ -1,4 +1,4 @@
-package kube
+package kubeclient
 
 import (
 	"bytes"
@@ -20,18 +20,6 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 )
-
-// ProviderData is what the provider hands to every resource, data source,
-// ephemeral resource, action and list resource in Configure.
-type ProviderData struct {
-	// Client talks to the cluster. It is built lazily: the first call to
-	// RESTConfig or Dynamic reads kubeconfig files / the in-cluster
-	// service account. It may return an error such as ErrUnknownConfiguration
-	// when the provider configuration was not known during plan.
-	Client *Client
-	// FieldManager is the server-side apply field manager name.
-	FieldManager string
-}
 
 // ErrUnknownConfiguration is wrapped by the error a Client created with
 // NewUnknownConfigClient returns.

@@ -1,7 +1,11 @@
-// Package kube builds Kubernetes API clients for the provider. It knows
-// nothing about Terraform types: the provider translates its configuration
-// (already merged with the KUBE_* environment variables) into Settings.
-package kube
+// Package kubeclient builds the provider's Kubernetes API client: the
+// connection settings (kubeconfig files, KUBE_* values, in-cluster service
+// account) through client-go's clientcmd, a client built lazily on first use,
+// and the HTTP transport that retries lost connections and server errors. It
+// knows nothing about Terraform types: the provider translates its
+// configuration (already merged with the KUBE_* environment variables) into
+// Settings.
+package kubeclient
 
 import (
 	"errors"
