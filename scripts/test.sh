@@ -279,7 +279,14 @@ for i in "${!phases[@]}"; do
 	printf '\n==> [%s] %s\n' "$(date +%H:%M:%S)" "$p"
 	if [[ $background_phases == *" $p "* ]] && ((i + 1 < ${#phases[@]})); then
 		log=$(mktemp "${TMPDIR:-/tmp}/kubeinfer-test-$p.XXXXXX")
-		"phase_$p" >"$log" 2>&1 &
+		# The subshell writes its own time: the wait for it comes only after the last phase.
+		(
+			bg_start=$SECONDS
+			"phase_$p"
+			rc=$?
+			echo $((SECONDS - bg_start)) >"$log.took"
+			exit $rc
+		) >"$log" 2>&1 &
 		bg_phases+=("$p") bg_pids+=($!) bg_logs+=("$log") bg_starts+=("$SECONDS")
 		printf '==> %s: started in the background; its output follows the last phase\n' "$p"
 		continue
@@ -300,8 +307,9 @@ for i in "${!bg_phases[@]}"; do
 	wait "${bg_pids[i]}"
 	rc=$?
 	cat "${bg_logs[i]}"
-	rm -f -- "${bg_logs[i]}"
-	record "$p" $rc $((SECONDS - bg_starts[i])) "in the background"
+	took=$(cat "${bg_logs[i]}.took" 2>/dev/null) || took=$((SECONDS - bg_starts[i]))
+	rm -f -- "${bg_logs[i]}" "${bg_logs[i]}.took"
+	record "$p" $rc "$took" "in the background"
 done
 
 printf '\n==> summary\n'
