@@ -165,7 +165,8 @@ func names(sets []*lwsv1.LeaderWorkerSet) []string {
 	return out
 }
 
-// cleanedUp: destroy returned only once the LeaderWorkerSets and pods of the set were gone.
+// cleanedUp: destroy returned only once the LeaderWorkerSets, pods and Services of the set
+// were gone.
 func cleanedUp(t *testing.T, name string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		sets, err := ownedSets(t, name)
@@ -177,8 +178,42 @@ func cleanedUp(t *testing.T, name string) resource.TestCheckFunc {
 		if err != nil {
 			return err
 		}
-		if len(sets) > 0 || len(pods.Items) > 0 {
-			return fmt.Errorf("destroy returned with %d LeaderWorkerSets and %d pods of %s left", len(sets), len(pods.Items), name)
+		services, err := setServices(t, name)
+		if err != nil {
+			return err
+		}
+		if len(sets) > 0 || len(pods.Items) > 0 || len(services) > 0 {
+			return fmt.Errorf("destroy returned with %d LeaderWorkerSets, %d pods and %d Services (%v) of %s left",
+				len(sets), len(pods.Items), len(services), services, name)
+		}
+		return nil
+	}
+}
+
+// setServices lists the names of the headless Services the controller made for the set.
+func setServices(t *testing.T, name string) ([]string, error) {
+	list, err := acctest.Cluster(t).Clientset().CoreV1().Services("default").List(context.Background(),
+		metav1.ListOptions{LabelSelector: disaggv1.SetNameLabelKey + "=" + name})
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, s := range list.Items {
+		out = append(out, s.Name)
+	}
+	return out, nil
+}
+
+// hasServices: the controller made a Service per role (so the destroy check above is not
+// vacuous).
+func hasServices(t *testing.T, name string, roles int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		services, err := setServices(t, name)
+		if err != nil {
+			return err
+		}
+		if len(services) < roles {
+			return fmt.Errorf("want at least %d Services of %s, found %v", roles, name, services)
 		}
 		return nil
 	}
@@ -188,7 +223,7 @@ func cleanedUp(t *testing.T, name string) resource.TestCheckFunc {
 // Ready on the GPU nodes, plans empty and imports to the same state; a new decode image rolls
 // both roles out to a new revision (the revision covers every role's template) and the wait
 // returns when the old revision is gone; a change made out of band shows in the plan and is
-// reverted; the data source reads it; destroy waits for the LeaderWorkerSets and pods.
+// reverted; the data source reads it; destroy waits for the LeaderWorkerSets, pods and Services.
 func TestAccDisaggregatedSet_lifecycle(t *testing.T) {
 	name := "acc-pd"
 	ds := acctest.Cluster(t).Dynamic().Resource(disaggregatedset.Kind.GVR()).Namespace("default")
@@ -210,7 +245,7 @@ func TestAccDisaggregatedSet_lifecycle(t *testing.T) {
 					// No default the CRD does not declare.
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("roles").AtSliceIndex(0).AtMapKey("spec").AtMapKey("rollout_strategy"), knownvalue.Null()),
 				},
-				Check: rolledOut(t, name, v1, 2, "", &firstRevision),
+				Check: resource.ComposeAggregateTestCheckFunc(rolledOut(t, name, v1, 2, "", &firstRevision), hasServices(t, name, 2)),
 			},
 			{Config: pc + pair(name, v1, 2), PlanOnly: true},
 			{

@@ -27,6 +27,7 @@ import (
 var (
 	leaderWorkerSetsGVR = lwsv1.GroupVersion.WithResource("leaderworkersets")
 	podsGVR             = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	servicesGVR         = schema.GroupVersionResource{Version: "v1", Resource: "services"}
 )
 
 // statusRecheck is how often the wait re-reads the DisaggregatedSet itself while it follows
@@ -359,15 +360,17 @@ func (e *roleWaitError) Error() string {
 func (e *roleWaitError) Unwrap() error { return e.err }
 
 // waitForCleanup waits, once the DisaggregatedSet is gone, until the garbage collector has
-// deleted its LeaderWorkerSets and their pods: the controller labels both with the set's name
-// (GenerateLabels on the LeaderWorkerSets and in their pod templates), so the GPUs are free
-// when destroy returns.
+// deleted its LeaderWorkerSets, their pods and the set's headless Services: the controller
+// labels all three with the set's name (GenerateLabels on the LeaderWorkerSets and in their pod
+// templates; ServiceManager.buildService, pkg/controllers/disaggregatedset/service_manager.go,
+// lws v0.9.0, for the "<name>-<revision>-<role>-prv" Services), so the GPUs are free and a set
+// of the same name can be created when destroy returns.
 func waitForCleanup(ctx context.Context, dyn dynamic.Interface, namespace, name string) error {
 	selector := disaggv1.SetNameLabelKey + "=" + name
 	for _, r := range []struct {
 		gvr  schema.GroupVersionResource
 		what string
-	}{{leaderWorkerSetsGVR, "LeaderWorkerSets"}, {podsGVR, "pods"}} {
+	}{{leaderWorkerSetsGVR, "LeaderWorkerSets"}, {podsGVR, "pods"}, {servicesGVR, "Services"}} {
 		if err := leaderworkerset.WaitNoneLeft(ctx, dyn.Resource(r.gvr).Namespace(namespace), selector, r.what, "DisaggregatedSet"); err != nil {
 			return err
 		}
