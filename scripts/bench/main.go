@@ -1,5 +1,5 @@
 // Command bench is the Terraform-level benchmark of issue #7, run by scripts/bench/run.sh
-// (`make bench`): for N LeaderWorkerSets and PriorityLevelConfigurations it times
+// (`make bench`): for N LeaderWorkerSets, DisaggregatedSets and PriorityLevelConfigurations it times
 // `terraform plan` of new objects (provider pointed at an unreachable host), `terraform apply`,
 // a no-change `terraform plan` and `terraform destroy` against a running API server, records
 // the provider's and Terraform's peak RSS and CPU time, times kubectl doing the same work as
@@ -42,12 +42,12 @@ type options struct {
 	provider, kubeconfig, terraform, kubectl, gnuplot, timeBin string
 	work, out, note                                            string
 	runs, parallelism                                          int
-	lws, plc                                                   []int
+	lws, plc, ds                                               []int
 }
 
 func run() error {
 	var o options
-	var lws, plc string
+	var lws, plc, ds string
 	flag.StringVar(&o.provider, "provider", "", "provider binary (required)")
 	flag.StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig of the running cluster (required)")
 	flag.StringVar(&o.terraform, "terraform", "terraform", "Terraform CLI")
@@ -60,11 +60,12 @@ func run() error {
 	flag.IntVar(&o.parallelism, "parallelism", 10, "terraform plan/apply/destroy -parallelism (Terraform's default: 10)")
 	flag.StringVar(&lws, "lws", "1,20,100", "numbers of LeaderWorkerSets (0: none)")
 	flag.StringVar(&plc, "plc", "20,100", "numbers of PriorityLevelConfigurations (0: none)")
+	flag.StringVar(&ds, "ds", "20", "numbers of DisaggregatedSets, prefill/decode pairs (0: none)")
 	flag.StringVar(&o.note, "note", "", "a remark about the machine or the run, written into bench.md")
 	emit := flag.String("emit", "", "only write the configurations and manifests of every case under this folder (for profiling by hand)")
 	flag.Parse()
 	if *emit != "" {
-		return emitCases(*emit, o.kubeconfig, lws, plc)
+		return emitCases(*emit, o.kubeconfig, lws, plc, ds)
 	}
 	if o.provider == "" || o.kubeconfig == "" {
 		flag.Usage()
@@ -77,14 +78,17 @@ func run() error {
 	if o.plc, err = parseInts(plc); err != nil {
 		return fmt.Errorf("-plc: %w", err)
 	}
+	if o.ds, err = parseInts(ds); err != nil {
+		return fmt.Errorf("-ds: %w", err)
+	}
 	if o.runs < 1 {
 		return errors.New("-runs must be at least 1")
 	}
 	if o.parallelism < 1 {
 		return errors.New("-parallelism must be at least 1")
 	}
-	if len(o.lws)+len(o.plc) == 0 {
-		return errors.New("nothing to measure: -lws and -plc are both 0")
+	if len(o.lws)+len(o.plc)+len(o.ds) == 0 {
+		return errors.New("nothing to measure: -lws, -plc and -ds are all 0")
 	}
 	for _, p := range []*string{&o.provider, &o.kubeconfig} {
 		if *p, err = filepath.Abs(*p); err != nil {
@@ -117,13 +121,16 @@ func run() error {
 	return b.report()
 }
 
-func emitCases(dir, kubeconfig, lws, plc string) error {
+func emitCases(dir, kubeconfig, lws, plc, ds string) error {
 	b := &bench{}
 	var err error
 	if b.o.lws, err = parseInts(lws); err != nil {
 		return err
 	}
 	if b.o.plc, err = parseInts(plc); err != nil {
+		return err
+	}
+	if b.o.ds, err = parseInts(ds); err != nil {
 		return err
 	}
 	for _, c := range b.cases() {
@@ -274,6 +281,9 @@ func (b *bench) cases() []benchCase {
 	var cs []benchCase
 	for _, n := range b.o.lws {
 		cs = append(cs, benchCase{lwsKind, n})
+	}
+	for _, n := range b.o.ds {
+		cs = append(cs, benchCase{dsKind, n})
 	}
 	for _, n := range b.o.plc {
 		cs = append(cs, benchCase{plcKind, n})

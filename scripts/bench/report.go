@@ -168,7 +168,13 @@ func (b *bench) report() error {
 	}
 	md.WriteString("\nLWS: the vLLM LeaderWorkerSet of `lwsfixture.VLLM` (2 groups of size 4, two pod templates with GPUs, " +
 		"probes, env from a Secret, a memory emptyDir and zone spreading), `wait_for_rollout = false`. " +
-		"PLC: a `Limited` PriorityLevelConfiguration with queuing.\n\n")
+		"PLC: a `Limited` PriorityLevelConfiguration with queuing. " +
+		"DS: the vLLM prefill/decode DisaggregatedSet of examples/disaggregated-serving (prefill: 2 groups of 1 pod; decode: 1 group of " +
+		"a leader and a worker; 3 pod templates with GPUs, probes, env from a Secret, a memory emptyDir and the GPU toleration), " +
+		"`wait_for_rollout = false`; the bench cluster has its CRD (from the release) but no controller.\n\n")
+	if line := dsVsLWS(rows); line != "" {
+		md.WriteString(line + "\n\n")
+	}
 	md.WriteString("Terraform: each cycle starts from empty state and an empty cluster. \"plan, new objects\" runs with the provider " +
 		"configured for `https://127.0.0.1:1`, where nothing listens: it succeeds only because plans never contact the cluster. " +
 		"The other operations use the running API server. " +
@@ -312,4 +318,32 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// dsVsLWS is the line that sets the offline plan of N DisaggregatedSets beside that of N
+// LeaderWorkerSets, for every N measured for both kinds (empty when there is none).
+func dsVsLWS(rows []row) string {
+	plan := map[string]map[int]row{}
+	for _, r := range rows {
+		if r.op != opPlan {
+			continue
+		}
+		if plan[r.c.kind.Name] == nil {
+			plan[r.c.kind.Name] = map[int]row{}
+		}
+		plan[r.c.kind.Name][r.c.n] = r
+	}
+	var parts []string
+	for _, r := range rows {
+		l, ok := plan["LWS"][r.c.n]
+		if r.op != opPlan || r.c.kind.Name != "DS" || !ok {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%d DS %.2f s (provider CPU %.2f s, terraform CPU %.2f s) against %d LWS %.2f s (provider CPU %.2f s, terraform CPU %.2f s), %.2f×",
+			r.c.n, r.med, r.cpuS, r.tfCPU, l.c.n, l.med, l.cpuS, l.tfCPU, r.med/l.med))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Plan of new objects, DisaggregatedSets (two roles each) against LeaderWorkerSets: " + strings.Join(parts, "; ") + "."
 }

@@ -2,9 +2,10 @@
 # run.sh: the Terraform-level benchmark of `make bench` (issue #7).
 #
 # Builds the provider, starts a local API server (etcd + kube-apiserver with the
-# LeaderWorkerSet CRD, internal/acctest/cmd/kubeinfer-testcluster) and runs the
-# driver in this folder (scripts/bench/*.go), which times terraform plan / apply /
-# no-change plan / destroy and the kubectl floor for N LeaderWorkerSets and
+# LeaderWorkerSet CRD of the newer-fields profile and the released DisaggregatedSet
+# CRD, internal/acctest/cmd/kubeinfer-testcluster) and runs the driver in this
+# folder (scripts/bench/*.go), which times terraform plan / apply / no-change plan /
+# destroy and the kubectl floor for N LeaderWorkerSets, DisaggregatedSets and
 # PriorityLevelConfigurations, records the provider's and Terraform's peak RSS
 # (GNU time), counts the provider's Kubernetes API requests per object in one
 # extra, untimed cycle with TF_LOG_PROVIDER=debug, and writes bench.md, bench.tsv,
@@ -12,10 +13,13 @@
 # minutes on 2 cores.
 #
 # Arguments are passed to the driver, e.g.
-#   scripts/bench/run.sh -runs 5 -lws 1,20,100,200 -plc 20
-#   make bench-terraform BENCH_ARGS="-runs 1 -lws 20 -plc 20"
-# -lws 0 or -plc 0 leaves that kind out; -parallelism N (default 10, Terraform's
-# default) is passed to terraform plan, apply and destroy.
+#   scripts/bench/run.sh -runs 5 -lws 1,20,100,200 -plc 20 -ds 20
+#   make bench-terraform BENCH_ARGS="-runs 1 -lws 20 -plc 20 -ds 20"
+# -ds N (default 20) measures N DisaggregatedSets, each the vLLM prefill/decode pair
+# of examples/disaggregated-serving (wait_for_rollout = false: no controller runs),
+# and bench.md sets their offline plan beside that of as many LeaderWorkerSets.
+# -lws 0, -plc 0 or -ds 0 leaves that kind out; -parallelism N (default 10,
+# Terraform's default) is passed to terraform plan, apply and destroy.
 #
 # Scale case (300 LeaderWorkerSets, parallelism 30; results in results/scale-300/;
 # about 18 minutes on 2 cores shared with another test job):
@@ -89,7 +93,13 @@ assets=$(tools/testcluster/ensure.sh)
 log "starting etcd + kube-apiserver"
 # The newer-fields profile: the API server without the LWS controller, scheduler and nodes, so
 # the figures measure Terraform, the provider and the API server, not hundreds of simulated pods.
-KUBEINFER_TEST_ASSETS=$assets "$work/bin/kubeinfer-testcluster" -profile newer-fields \
+# Its CRD folder (internal/acctest/testdata/crds, the LeaderWorkerSet CRD with the newer fields)
+# plus the released DisaggregatedSet CRD from the assets folder (lws/crds, as the released
+# profile installs it): -crds replaces the profile's folder, and the test cluster waits until
+# every CRD in it is established.
+mkdir -p "$work/crds"
+cp internal/acctest/testdata/crds/*.yaml "$assets/lws/crds/disaggregatedset.x-k8s.io_disaggregatedsets.yaml" "$work/crds/"
+KUBEINFER_TEST_ASSETS=$assets "$work/bin/kubeinfer-testcluster" -profile newer-fields -crds "$work/crds" \
 	-kubeconfig "$work/kubeconfig" -ready-file "$work/ready" >"$work/cluster.log" 2>&1 &
 cluster_pid=$!
 for _ in $(seq 1 240); do

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
+	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset"
+)
+
+func dsName(i int) string { return fmt.Sprintf("bench-ds-%03d", i) }
+
+// dsKind is the vLLM prefill/decode pair of examples/disaggregated-serving (Llama 3.1 70B, the
+// KV cache over NIXL): prefill 2 groups of 1 pod, decode 1 group of a leader and a worker, each
+// pod with 8 GPUs, probes, env from a Secret, a memory emptyDir and the GPU toleration, with
+// `wait_for_rollout = false` (the bench cluster runs no DisaggregatedSet controller). The HCL
+// is the example's with its locals written out; the YAML is built from the released Go types
+// (sigs.k8s.io/lws v0.9.0) with the same strings.
+var dsKind = benchKind{
+	Name:     "DS",
+	TypeName: "kubeinfer_disaggregatedset",
+	HCL: func(i int) string {
+		return fmt.Sprintf(dsHCL, fmt.Sprintf("ds_%03d", i), dsName(i),
+			dsPodHCL("prefill", dsPrefillCommand, true, true),
+			dsPodHCL("decode", dsDecodeLeaderCommand, true, true),
+			dsPodHCL("decode", dsDecodeWorkerCommand, false, false))
+	},
+	YAML: func(i int) ([]byte, error) {
+		obj := dsVLLM(dsName(i))
+		// The CRD's defaults, as the plan shows them (the server applies the same); without
+		// them the CRD rejects the empty startupPolicy the Go type writes.
+		disaggregatedset.SetDefaults(obj, tftypes.Value{})
+		raw, err := json.Marshal(obj)
+		if err != nil {
+			return nil, err
+		}
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, err
+		}
+		delete(m, "status")
+		if meta, ok := m["metadata"].(map[string]any); ok {
+			delete(meta, "creationTimestamp")
+		}
+		// rolloutStrategy is a struct (omitempty has no effect): unset, it marshals as
+		// {"type": ""}, which the CRD's enum rejects. The configuration leaves it out.
+		if spec, ok := m["spec"].(map[string]any); ok {
+			roles, _ := spec["roles"].([]any)
+			for _, r := range roles {
+				role, _ := r.(map[string]any)
+				if meta, ok := role["metadata"].(map[string]any); ok && len(meta) == 0 {
+					delete(role, "metadata") // the role's LeaderWorkerSet metadata, unset
+				}
+				rs, _ := role["spec"].(map[string]any)
+				if st, ok := rs["rolloutStrategy"].(map[string]any); ok && st["type"] == "" && len(st) == 1 {
+					delete(rs, "rolloutStrategy")
+				}
+			}
+		}
+		m["apiVersion"] = disaggv1.GroupVersion.String()
+		m["kind"] = "DisaggregatedSet"
+		return yaml.Marshal(stripNullTimestamps(m))
+	},
+}
+
+const (
+	dsModel   = "meta-llama/Llama-3.1-70B-Instruct"
+	dsImage   = "vllm/vllm-openai:v0.11.0"
+	dsKVTrans = `{"kv_connector":"NixlConnector","kv_role":"kv_both"}` // jsonencode() of the example
+)
+
+var (
+	dsPrefillCommand      = []string{"vllm", "serve", dsModel, "--port", "8000", "--tensor-parallel-size", "8", "--kv-transfer-config", dsKVTrans}
+	dsDecodeLeaderCommand = []string{"sh", "-c", "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh leader --ray_cluster_size=$(LWS_GROUP_SIZE); " +
+		"vllm serve " + dsModel + " --port 8000 --tensor-parallel-size 8 --pipeline-parallel-size 2 --kv-transfer-config '" + dsKVTrans + "'"}
+	dsDecodeWorkerCommand = []string{"sh", "-c", "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh worker --ray_address=$(LWS_LEADER_ADDRESS)"}
+)
+
+// dsRouterLabels are the labels a router selects on (llm-d, the Inference Extension).
+var dsRouterLabels = map[string]string{"llm-d.ai/inferenceServing": "true", "llm-d.ai/model": "llama-3-1-70b"}
+
+// hclList writes a list of strings as HCL (Go's quoting is HCL's for these ASCII strings,
+// which hold no "${" or "%{").
+func hclList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// dsPodHCL is a pod template of a role: routerLabels adds dsRouterLabels to the role label,
+// probe the readiness probe.
+func dsPodHCL(role string, command []string, routerLabels, probe bool) string {
+	labels := fmt.Sprintf(`{ "llm-d.ai/role" = %q }`, role)
+	if routerLabels {
+		labels = fmt.Sprintf(`{ "llm-d.ai/inferenceServing" = "true", "llm-d.ai/model" = "llama-3-1-70b", "llm-d.ai/role" = %q }`, role)
+	}
+	readiness := ""
+	if probe {
+		readiness = `
+                readiness_probe = {
+                  http_get              = { path = "/health", port = "http" }
+                  initial_delay_seconds = 30
+                  period_seconds        = 10
+                }`
+	}
+	// Indented for its place in dsHCL (worker_template = / leader_template = at 12 spaces).
+	return strings.ReplaceAll(fmt.Sprintf(dsPodTemplateHCL, labels, dsImage, hclList(command), readiness), "\n", "\n  ")
+}
+
+const dsPodTemplateHCL = `{
+            metadata = { labels = %s }
+            spec = {
+              containers = [{
+                name    = "vllm"
+                image   = %q
+                command = %s
+                env = [
+                  { name = "HF_TOKEN", value_from = { secret_key_ref = { name = "hf-token", key = "token" } } },
+                  { name = "VLLM_NIXL_SIDE_CHANNEL_PORT", value = "5600" },
+                ]
+                ports = [
+                  { name = "http", container_port = 8000 },
+                  { name = "nixl", container_port = 5600 },
+                ]
+                resources = {
+                  limits   = { "nvidia.com/gpu" = "8", memory = "512Gi" }
+                  requests = { "nvidia.com/gpu" = "8", cpu = "64", memory = "512Gi" }
+                }%s
+                volume_mounts = [{ name = "dshm", mount_path = "/dev/shm" }]
+              }]
+              tolerations = [{ key = "nvidia.com/gpu", operator = "Exists", effect = "NoSchedule" }]
+              volumes     = [{ name = "dshm", empty_dir = { medium = "Memory", size_limit = "32Gi" } }]
+            }
+          }`
+
+const dsHCL = `
+resource "kubeinfer_disaggregatedset" %q {
+  wait_for_rollout = false
+  metadata = {
+    name      = %q
+    namespace = "default"
+    labels    = { "app.kubernetes.io/part-of" = "inference-platform" }
+  }
+  spec = {
+    roles = [
+      {
+        name = "prefill"
+        spec = {
+          replicas = 2
+          leader_worker_template = {
+            size            = 1
+            worker_template = %s
+          }
+        }
+      },
+      {
+        name = "decode"
+        spec = {
+          replicas = 1
+          leader_worker_template = {
+            size            = 2
+            leader_template = %s
+            worker_template = %s
+          }
+        }
+      },
+    ]
+  }
+}
+`
+
+// dsVLLM is the object of dsHCL as the released Go types.
+func dsVLLM(name string) *disaggv1.DisaggregatedSet {
+	pod := func(role string, command []string, routerLabels, probe bool) *corev1.PodTemplateSpec {
+		labels := map[string]string{"llm-d.ai/role": role}
+		if routerLabels {
+			for k, v := range dsRouterLabels {
+				labels[k] = v
+			}
+		}
+		c := corev1.Container{
+			Name:    "vllm",
+			Image:   dsImage,
+			Command: command,
+			Env: []corev1.EnvVar{
+				{Name: "HF_TOKEN", ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{
+					LocalObjectReference: corev1.LocalObjectReference{Name: "hf-token"}, Key: "token"}}},
+				{Name: "VLLM_NIXL_SIDE_CHANNEL_PORT", Value: "5600"},
+			},
+			Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8000}, {Name: "nixl", ContainerPort: 5600}},
+			Resources: corev1.ResourceRequirements{
+				Limits: corev1.ResourceList{"nvidia.com/gpu": resource.MustParse("8"), "memory": resource.MustParse("512Gi")},
+				Requests: corev1.ResourceList{"nvidia.com/gpu": resource.MustParse("8"), "cpu": resource.MustParse("64"),
+					"memory": resource.MustParse("512Gi")},
+			},
+			VolumeMounts: []corev1.VolumeMount{{Name: "dshm", MountPath: "/dev/shm"}},
+		}
+		if probe {
+			c.ReadinessProbe = &corev1.Probe{
+				ProbeHandler:        corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/health", Port: intstr.FromString("http")}},
+				InitialDelaySeconds: 30, PeriodSeconds: 10,
+			}
+		}
+		return &corev1.PodTemplateSpec{
+			ObjectMeta: metav1.ObjectMeta{Labels: labels},
+			Spec: corev1.PodSpec{
+				Containers:  []corev1.Container{c},
+				Tolerations: []corev1.Toleration{{Key: "nvidia.com/gpu", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}},
+				Volumes: []corev1.Volume{{Name: "dshm", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{
+					Medium: corev1.StorageMediumMemory, SizeLimit: ptr.To(resource.MustParse("32Gi"))}}}},
+			},
+		}
+	}
+	role := func(name string, replicas, size int32, leader, worker *corev1.PodTemplateSpec) disaggv1.DisaggregatedRoleSpec {
+		r := disaggv1.DisaggregatedRoleSpec{Name: name}
+		r.Spec = releasedlws.LeaderWorkerSetSpec{
+			Replicas: ptr.To(replicas),
+			LeaderWorkerTemplate: releasedlws.LeaderWorkerTemplate{
+				Size:           ptr.To(size),
+				LeaderTemplate: leader,
+				WorkerTemplate: *worker,
+			},
+		}
+		return r
+	}
+	return &disaggv1.DisaggregatedSet{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default",
+			Labels: map[string]string{"app.kubernetes.io/part-of": "inference-platform"}},
+		Spec: disaggv1.DisaggregatedSetSpec{Roles: []disaggv1.DisaggregatedRoleSpec{
+			role("prefill", 2, 1, nil, pod("prefill", dsPrefillCommand, true, true)),
+			role("decode", 1, 2, pod("decode", dsDecodeLeaderCommand, true, true), pod("decode", dsDecodeWorkerCommand, false, false)),
+		}},
+	}
+}
