@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -40,17 +39,9 @@ var dsKind = benchKind{
 		// The CRD's defaults, as the plan shows them (the server applies the same); without
 		// them the CRD rejects the empty startupPolicy the Go type writes.
 		disaggregatedset.SetDefaults(obj, tftypes.Value{})
-		raw, err := json.Marshal(obj)
+		m, err := manifestMap(obj)
 		if err != nil {
 			return nil, err
-		}
-		var m map[string]any
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, err
-		}
-		delete(m, "status")
-		if meta, ok := m["metadata"].(map[string]any); ok {
-			delete(meta, "creationTimestamp")
 		}
 		// rolloutStrategy is a struct (omitempty has no effect): unset, it marshals as
 		// {"type": ""}, which the CRD's enum rejects. The configuration leaves it out.

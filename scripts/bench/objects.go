@@ -39,22 +39,32 @@ var lwsKind = benchKind{
 		// The CRD's and the webhook's defaults, as the provider sends them; without them the
 		// CRD rejects the empty strings the Go type writes for unset enums.
 		leaderworkerset.SetDefaults(obj)
-		raw, err := json.Marshal(obj)
+		m, err := manifestMap(obj)
 		if err != nil {
 			return nil, err
-		}
-		var m map[string]any
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, err
-		}
-		delete(m, "status")
-		if meta, ok := m["metadata"].(map[string]any); ok {
-			delete(meta, "creationTimestamp")
 		}
 		m["apiVersion"] = "leaderworkerset.x-k8s.io/v1"
 		m["kind"] = "LeaderWorkerSet"
 		return yaml.Marshal(stripNullTimestamps(m))
 	},
+}
+
+// manifestMap is obj as the JSON object kubectl sends: without status and without the null
+// creationTimestamp the Go type writes.
+func manifestMap(obj any) (map[string]any, error) {
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	delete(m, "status")
+	if meta, ok := m["metadata"].(map[string]any); ok {
+		delete(meta, "creationTimestamp")
+	}
+	return m, nil
 }
 
 // stripNullTimestamps drops the "creationTimestamp: null" that the embedded pod templates'
