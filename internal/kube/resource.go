@@ -265,7 +265,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 // fields whose change forces a replacement, and update-time rules.
 //
 // waitPending says the last apply recorded the object without seeing its wait finish (private
-// state): the plan is then an update, at least one that only waits (carryOnWait).
+// state): the plan is then an update, at least one that only waits (warnCarryOnWait says so).
 func (r *Resource) planChange(config, plan, prior tftypes.Value, waitPending bool) (tftypes.Value, path.Paths, diag.Diagnostics) {
 	planned, replace, diags := r.planOnce(config, plan, prior)
 	if !prior.IsNull() && plan.Equal(prior) && !diags.HasError() && (waitPending || !planned.Equal(prior)) {
