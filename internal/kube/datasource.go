@@ -34,7 +34,7 @@ func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 		inputs["metadata.namespace"] = k8sschema.OptionalComputed
 	}
 	attrs := d.kind.Node().DataSourceAttributes(inputs)
-	attrs[attrID] = dschema.StringAttribute{Computed: true, MarkdownDescription: "Identifier of the object read."}
+	attrs[AttrID] = dschema.StringAttribute{Computed: true, MarkdownDescription: "Identifier of the object read."}
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: fmt.Sprintf("Reads an existing %s by name. ", d.kind.GVK.Kind) + firstParagraph(d.kind.Description),
 		Attributes:          attrs,
@@ -54,7 +54,7 @@ func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureReques
 }
 
 func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	attrs := objectAttrs(req.Config.Raw)
+	attrs := ObjectAttrs(req.Config.Raw)
 	meta, ok := metaFromAttrs(attrs)
 	if !ok {
 		resp.Diagnostics.AddError("Missing name", "metadata.name must be set.")
@@ -79,8 +79,8 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		resp.Diagnostics.AddError("Cannot decode "+d.kind.GVK.Kind, err.Error())
 		return
 	}
-	out := objectAttrs(k8sschema.Encode(d.kind.Node(), obj))
-	out[attrID] = tftypes.NewValue(tftypes.String, r.importID(meta))
+	out := ObjectAttrs(k8sschema.Encode(d.kind.Node(), obj))
+	out[AttrID] = tftypes.NewValue(tftypes.String, r.importID(meta))
 	resp.State.Raw = tftypes.NewValue(req.Config.Raw.Type(), out)
 }
 

@@ -87,7 +87,7 @@ func collectDefaulted(n *k8sschema.Node, v tftypes.Value, p *tftypes.AttributePa
 	}
 	switch n.Kind {
 	case k8sschema.KindObject:
-		attrs := objectAttrs(v)
+		attrs := ObjectAttrs(v)
 		for _, f := range n.Fields {
 			fv, ok := attrs[f.TFName]
 			if !ok || fv.IsNull() {

@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -17,7 +16,7 @@ import (
 // (`import { to = ..., identity = { namespace = "inference", name = "vllm" } }`). For a
 // Kubernetes object that is its name, and its namespace for a namespaced kind: the same two
 // values as the import ID "namespace/name". Both paths (the framework's resource methods and
-// the fast path) compute it from the state with identityOf.
+// the protocol server of package protocol) compute it from the state with IdentityOf.
 
 const (
 	identityName      = "name"
@@ -47,24 +46,26 @@ func (r *Resource) identityType() tftypes.Object {
 	return tftypes.Object{AttributeTypes: attrs}
 }
 
-// identityOf returns the identity of the object a state describes: null for a null state or
+// IdentityOf returns the identity of the object a state describes: null for a null state or
 // one whose name is not known yet.
-func (r *Resource) identityOf(state tftypes.Value) tftypes.Value {
+func (r *Resource) IdentityOf(state tftypes.Value) tftypes.Value {
 	typ := r.identityType()
 	if !state.IsKnown() || state.IsNull() {
 		return tftypes.NewValue(typ, nil)
 	}
-	meta, ok := metaFromAttrs(objectAttrs(state))
+	meta, ok := metaFromAttrs(ObjectAttrs(state))
 	if !ok {
 		return tftypes.NewValue(typ, nil)
 	}
-	return r.identityValue(meta)
+	return r.IdentityValue(meta.namespace, meta.name)
 }
 
-func (r *Resource) identityValue(meta objMeta) tftypes.Value {
-	attrs := map[string]tftypes.Value{identityName: tftypes.NewValue(tftypes.String, meta.name)}
+// IdentityValue is the identity of the object named namespace/name (the namespace is ignored
+// for a cluster-scoped kind).
+func (r *Resource) IdentityValue(namespace, name string) tftypes.Value {
+	attrs := map[string]tftypes.Value{identityName: tftypes.NewValue(tftypes.String, name)}
 	if r.kind.Namespaced {
-		attrs[identityNamespace] = tftypes.NewValue(tftypes.String, meta.namespace)
+		attrs[identityNamespace] = tftypes.NewValue(tftypes.String, namespace)
 	}
 	return tftypes.NewValue(r.identityType(), attrs)
 }
@@ -72,15 +73,15 @@ func (r *Resource) identityValue(meta objMeta) tftypes.Value {
 // metaFromIdentity reads an identity given at import; the namespace defaults to "default".
 func (r *Resource) metaFromIdentity(identity tftypes.Value) (objMeta, error) {
 	var m objMeta
-	attrs := objectAttrs(identity)
-	name, ok := knownString(attrs[identityName])
+	attrs := ObjectAttrs(identity)
+	name, ok := KnownString(attrs[identityName])
 	if !ok || name == "" || strings.Contains(name, "/") {
 		return m, fmt.Errorf("identity.%s must be the object's metadata.name, got %q", identityName, name)
 	}
 	m.name = name
 	if r.kind.Namespaced {
 		m.namespace = "default"
-		if ns, ok := knownString(attrs[identityNamespace]); ok && ns != "" {
+		if ns, ok := KnownString(attrs[identityNamespace]); ok && ns != "" {
 			m.namespace = ns
 		}
 		if strings.Contains(m.namespace, "/") {
@@ -88,15 +89,6 @@ func (r *Resource) metaFromIdentity(identity tftypes.Value) (objMeta, error) {
 		}
 	}
 	return m, nil
-}
-
-// protoIdentity encodes an identity for a protocol response; nil when it cannot be encoded.
-func protoIdentity(v tftypes.Value) *tfprotov6.ResourceIdentityData {
-	dv, err := tfprotov6.NewDynamicValue(v.Type(), v)
-	if err != nil {
-		return nil
-	}
-	return &tfprotov6.ResourceIdentityData{IdentityData: &dv}
 }
 
 // importPath is where import stores the name and namespace in the state.

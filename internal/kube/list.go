@@ -115,7 +115,7 @@ func (r *Resource) listResult(ctx context.Context, req list.ListRequest, u *unst
 	meta := objMeta{name: u.GetName(), namespace: u.GetNamespace()}
 	res := list.ListResult{
 		DisplayName: r.importID(meta),
-		Identity:    &tfsdk.ResourceIdentity{Schema: req.ResourceIdentitySchema, Raw: r.identityValue(meta)},
+		Identity:    &tfsdk.ResourceIdentity{Schema: req.ResourceIdentitySchema, Raw: r.IdentityValue(meta.namespace, meta.name)},
 	}
 	if !req.IncludeResource {
 		return res
@@ -140,16 +140,16 @@ func (r *Resource) generatedState(typ tftypes.Type, u *unstructured.Unstructured
 	if err != nil {
 		return tftypes.Value{}, err
 	}
-	attrs := objectAttrs(nullAttributes(typ))
-	for name, v := range objectAttrs(config) {
+	attrs := ObjectAttrs(nullAttributes(typ))
+	for name, v := range ObjectAttrs(config) {
 		attrs[name] = v
 	}
-	attrs[attrID] = tftypes.NewValue(tftypes.String, r.importID(objMeta{name: u.GetName(), namespace: u.GetNamespace()}))
+	attrs[AttrID] = tftypes.NewValue(tftypes.String, r.importID(objMeta{name: u.GetName(), namespace: u.GetNamespace()}))
 	for name, v := range r.decodeSettings(annotations) {
 		attrs[name] = v
 	}
-	if t, ok := attrs[attrTimeouts]; ok {
-		attrs[attrTimeouts] = decodeTimeouts(t.Type(), annotations)
+	if t, ok := attrs[AttrTimeouts]; ok {
+		attrs[AttrTimeouts] = decodeTimeouts(t.Type(), annotations)
 	}
 	return r.withoutDefaultSettings(tftypes.NewValue(typ, attrs)), nil
 }
@@ -157,7 +157,7 @@ func (r *Resource) generatedState(typ tftypes.Type, u *unstructured.Unstructured
 // withoutDefaultSettings sets the provider-only settings that hold their defaults to null, so a
 // generated configuration leaves them out.
 func (r *Resource) withoutDefaultSettings(v tftypes.Value) tftypes.Value {
-	attrs := objectAttrs(v)
+	attrs := ObjectAttrs(v)
 	for name, def := range r.settingDefaults() {
 		var b bool
 		if cur, ok := attrs[name]; ok && cur.IsKnown() && !cur.IsNull() && cur.As(&b) == nil && b == def {
@@ -167,17 +167,17 @@ func (r *Resource) withoutDefaultSettings(v tftypes.Value) tftypes.Value {
 	return tftypes.NewValue(v.Type(), attrs)
 }
 
-// generatedConfigState is the state a resource block is generated from
+// GeneratedConfigState is the state a resource block is generated from
 // (GenerateResourceConfig, Terraform 1.14+ at import with -generate-config-out): the state
 // without the planned defaults and the settings at their defaults.
-func (r *Resource) generatedConfigState(state tftypes.Value) tftypes.Value {
+func (r *Resource) GeneratedConfigState(state tftypes.Value) tftypes.Value {
 	if !state.IsKnown() || state.IsNull() {
 		return state
 	}
 	node := r.kind.Node()
-	attrs := objectAttrs(state)
+	attrs := ObjectAttrs(state)
 	nodeValue := r.kind.configFromState(tftypes.NewValue(node.TFType(), pick(attrs, node)))
-	for name, v := range objectAttrs(nodeValue) {
+	for name, v := range ObjectAttrs(nodeValue) {
 		attrs[name] = v
 	}
 	return r.withoutDefaultSettings(tftypes.NewValue(state.Type(), attrs))

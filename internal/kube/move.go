@@ -68,7 +68,7 @@ func (r *Resource) moveFromKubernetesManifest(ctx context.Context, req resource.
 	}
 	resp.TargetState.Raw = st
 	if resp.TargetIdentity != nil {
-		resp.TargetIdentity.Raw = r.identityOf(st)
+		resp.TargetIdentity.Raw = r.IdentityOf(st)
 	}
 }
 

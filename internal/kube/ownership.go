@@ -55,7 +55,7 @@ func (o fieldOwner) String() string {
 // taken and not reported.
 func (r *Resource) takeoverWarning(prior, refreshed tftypes.Value, u *unstructured.Unstructured) diag.Diagnostics {
 	node := r.kind.Node()
-	priorAttrs, nowAttrs := objectAttrs(prior), objectAttrs(refreshed)
+	priorAttrs, nowAttrs := ObjectAttrs(prior), ObjectAttrs(refreshed)
 	var drifts []drift
 	for _, f := range node.Fields {
 		was, ok1 := priorAttrs[f.TFName]
@@ -91,7 +91,7 @@ func (r *Resource) takeoverWarning(prior, refreshed tftypes.Value, u *unstructur
 	if len(lines) == 0 {
 		return nil
 	}
-	return diag.Diagnostics{takeoverDiagnostic(lines, boolAttrOr(priorAttrs[attrForceConflicts], defaultForceConflicts))}
+	return diag.Diagnostics{takeoverDiagnostic(lines, boolAttrOr(priorAttrs[AttrForceConflicts], DefaultForceConflicts))}
 }
 
 // takeoverDiagnostic words the warning for the listed attributes.

@@ -121,16 +121,17 @@ func (k *Kind) GVR() schema.GroupVersionResource {
 	return k.GVK.GroupVersion().WithResource(k.Resource)
 }
 
-// Names of the attributes every resource has besides the object's own.
+// Names of the attributes every resource has besides the object's own (exported for the
+// protocol server, which plans their defaults and computed values itself).
 const (
-	attrID             = "id"
-	attrForceConflicts = "force_conflicts"
-	attrTimeouts       = "timeouts"
+	AttrID             = "id"
+	AttrForceConflicts = "force_conflicts"
+	AttrTimeouts       = "timeouts"
 )
 
-// defaultForceConflicts: an apply takes back the fields the configuration declares from other
+// DefaultForceConflicts: an apply takes back the fields the configuration declares from other
 // field managers, so an approved plan is carried out (as Argo CD, Flux and Crossplane do).
-const defaultForceConflicts = true
+const DefaultForceConflicts = true
 
 // NewResource returns the generic resource for k.
 func NewResource(k *Kind) func() resource.Resource {
@@ -138,9 +139,21 @@ func NewResource(k *Kind) func() resource.Resource {
 }
 
 // Resource implements a Terraform resource for one Kubernetes kind with server-side apply.
+//
+// Its framework methods (ValidateConfig, ModifyPlan, Create, Read, ...) unwrap the request's
+// tftypes values and call the exported methods that work on those raw values (ValidateRaw,
+// PlanChange, ApplyRaw, ReadRaw, ...). Package protocol calls the same methods straight from
+// the protocol requests, so both paths share one implementation.
 type Resource struct {
 	kind *Kind
 	data *ProviderData
+}
+
+// ConfiguredResource returns the resource of k bound to the provider's data (nil before the
+// provider is configured, enough for the offline methods): what Configure gives the framework's
+// resource, for package protocol.
+func ConfiguredResource(k *Kind, data *ProviderData) *Resource {
+	return &Resource{kind: k, data: data}
 }
 
 var (
@@ -161,9 +174,9 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 	if r.kind.Namespaced {
 		idDesc = "`namespace/name` of the object."
 	}
-	attrs[attrID] = rschema.StringAttribute{Computed: true, MarkdownDescription: "Identifier: " + idDesc,
+	attrs[AttrID] = rschema.StringAttribute{Computed: true, MarkdownDescription: "Identifier: " + idDesc,
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
-	attrs[attrForceConflicts] = rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(defaultForceConflicts),
+	attrs[AttrForceConflicts] = rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(DefaultForceConflicts),
 		MarkdownDescription: "Take ownership of the fields this resource sets when another field manager (`kubectl edit`, " +
 			"`kubectl set image`, a controller, someone's own server-side apply) has changed them, so that an approved plan " +
 			"that sets them back is carried out. Only the fields the configuration sets (and the planned defaults the plan " +
@@ -172,7 +185,7 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 			"before you approve the plan, naming the attributes and their managers. Set to `false` for objects deliberately " +
 			"shared between managers: the apply then fails on such a conflict and names the other manager and the fields. " +
 			"Defaults to `true`."}
-	attrs[attrTimeouts] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
+	attrs[AttrTimeouts] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
 	for name, a := range r.kind.Extras {
 		attrs[name] = a
 	}
@@ -195,10 +208,12 @@ func (r *Resource) ConfigValidators(context.Context) []resource.ConfigValidator 
 
 // ValidateConfig runs every plan-time rule on the configuration, offline.
 func (r *Resource) ValidateConfig(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	resp.Diagnostics.Append(r.validate(req.Config.Raw)...)
+	resp.Diagnostics.Append(r.ValidateRaw(req.Config.Raw)...)
 }
 
-func (r *Resource) validate(config tftypes.Value) diag.Diagnostics {
+// ValidateRaw runs the plan-time rules of the kind on a configuration value: decoding
+// errors, CheckConfig's errors and warnings, and Validate on the defaulted object.
+func (r *Resource) ValidateRaw(config tftypes.Value) diag.Diagnostics {
 	node := r.kind.Node()
 	obj := r.kind.NewObject()
 	dec := k8sschema.Decode(node, config, obj, nil)
@@ -254,26 +269,26 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		resp.Diagnostics.Append(markerDiags...)
 		waitPending = string(marker) == "true"
 	}
-	planned, replace, diags := r.planChange(req.Config.Raw, req.Plan.Raw, req.State.Raw, waitPending)
+	planned, replace, diags := r.PlanChange(req.Config.Raw, req.Plan.Raw, req.State.Raw, waitPending)
 	resp.Plan.Raw = planned
 	resp.RequiresReplace = append(resp.RequiresReplace, replace...)
 	resp.Diagnostics.Append(diags...)
 }
 
-// planChange computes the planned value from the configuration, Terraform's proposed value
+// PlanChange computes the planned value from the configuration, Terraform's proposed value
 // (plan) and the prior state: the server's defaults for unset fields, the identifier, the
 // fields whose change forces a replacement, and update-time rules.
 //
 // waitPending says the last apply recorded the object without seeing its wait finish (private
 // state): the plan is then an update, at least one that only waits (warnCarryOnWait says so).
-func (r *Resource) planChange(config, plan, prior tftypes.Value, waitPending bool) (tftypes.Value, path.Paths, diag.Diagnostics) {
+func (r *Resource) PlanChange(config, plan, prior tftypes.Value, waitPending bool) (tftypes.Value, path.Paths, diag.Diagnostics) {
 	planned, replace, diags := r.planOnce(config, plan, prior)
 	if !prior.IsNull() && plan.Equal(prior) && !diags.HasError() && (waitPending || !planned.Equal(prior)) {
 		// Terraform proposed no change, but a planned default sets back a value another actor
 		// changed, or the wait is carried on: the object changes while the apply runs (the
 		// controller writes status during a rollout), so the server's computed attributes
 		// (resourceVersion, generation, status) are unknown, as for any change.
-		planned, replace, diags = r.planOnce(config, r.markComputedUnknown(config, plan), prior)
+		planned, replace, diags = r.planOnce(config, r.MarkComputedUnknown(config, plan), prior)
 	}
 	if waitPending && !prior.IsNull() && len(replace) == 0 && !diags.HasError() {
 		warnCarryOnWait(&diags)
@@ -281,11 +296,11 @@ func (r *Resource) planChange(config, plan, prior tftypes.Value, waitPending boo
 	return planned, replace, diags
 }
 
-// markComputedUnknown marks the object's computed attributes the configuration leaves null as
+// MarkComputedUnknown marks the object's computed attributes the configuration leaves null as
 // unknown (the identifier stays: it never changes in place).
-func (r *Resource) markComputedUnknown(config, plan tftypes.Value) tftypes.Value {
-	cattrs := objectAttrs(config)
-	attrs := objectAttrs(plan)
+func (r *Resource) MarkComputedUnknown(config, plan tftypes.Value) tftypes.Value {
+	cattrs := ObjectAttrs(config)
+	attrs := ObjectAttrs(plan)
 	for _, f := range r.kind.Node().Fields {
 		attrs[f.TFName] = k8sschema.MarkComputedUnknown(f, cattrs[f.TFName], attrs[f.TFName])
 	}
@@ -307,11 +322,11 @@ func (r *Resource) planOnce(config, plan, prior tftypes.Value) (tftypes.Value, p
 	}
 	planned := k8sschema.PlanDefaults(node, config, plan, defaulted)
 	if r.kind.Hooks.PlanObject != nil {
-		planned = r.kind.Hooks.PlanObject(planned, prior, objectAttrs(planned))
+		planned = r.kind.Hooks.PlanObject(planned, prior, ObjectAttrs(planned))
 	}
-	attrs := objectAttrs(planned)
+	attrs := ObjectAttrs(planned)
 	if id, ok := r.plannedID(attrs); ok {
-		attrs[attrID] = tftypes.NewValue(tftypes.String, id)
+		attrs[AttrID] = tftypes.NewValue(tftypes.String, id)
 	}
 	planned = tftypes.NewValue(plan.Type(), attrs)
 	if prior.IsNull() {
@@ -360,21 +375,22 @@ func (r *Resource) plannedID(attrs map[string]tftypes.Value) (string, bool) {
 	}
 	var m map[string]tftypes.Value
 	_ = meta.As(&m)
-	name, ok1 := knownString(m["name"])
+	name, ok1 := KnownString(m["name"])
 	if !ok1 {
 		return "", false
 	}
 	if !r.kind.Namespaced {
 		return name, true
 	}
-	ns, ok2 := knownString(m["namespace"])
+	ns, ok2 := KnownString(m["namespace"])
 	if !ok2 {
 		return "", false
 	}
 	return ns + "/" + name, true
 }
 
-func knownString(v tftypes.Value) (string, bool) {
+// KnownString is v's string when it is known, not null and not empty.
+func KnownString(v tftypes.Value) (string, bool) {
 	if !v.IsKnown() || v.IsNull() {
 		return "", false
 	}
@@ -383,7 +399,9 @@ func knownString(v tftypes.Value) (string, bool) {
 	return s, s != ""
 }
 
-func objectAttrs(v tftypes.Value) map[string]tftypes.Value {
+// ObjectAttrs is a copy of the attributes of object value v, to change and rebuild the object
+// with tftypes.NewValue; empty for a null or unknown value.
+func ObjectAttrs(v tftypes.Value) map[string]tftypes.Value {
 	var m map[string]tftypes.Value
 	_ = v.As(&m)
 	out := make(map[string]tftypes.Value, len(m))
@@ -452,34 +470,34 @@ func (r *Resource) applyBody(obj runtime.Object, config tftypes.Value, meta objM
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var pending bool
-	r.apply(ctx, req.Plan.Raw, req.Config.Raw, tftypes.NewValue(req.Plan.Raw.Type(), nil), &resp.State.Raw, &pending, &resp.Diagnostics)
+	r.ApplyRaw(ctx, req.Plan.Raw, req.Config.Raw, tftypes.NewValue(req.Plan.Raw.Type(), nil), &resp.State.Raw, &pending, &resp.Diagnostics)
 	if resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateWaitPending, waitPendingValue(pending))...)
 	}
 	if resp.Identity != nil {
-		resp.Identity.Raw = r.identityOf(resp.State.Raw)
+		resp.Identity.Raw = r.IdentityOf(resp.State.Raw)
 	}
 }
 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var pending bool
-	r.apply(ctx, req.Plan.Raw, req.Config.Raw, req.State.Raw, &resp.State.Raw, &pending, &resp.Diagnostics)
+	r.ApplyRaw(ctx, req.Plan.Raw, req.Config.Raw, req.State.Raw, &resp.State.Raw, &pending, &resp.Diagnostics)
 	if resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateWaitPending, waitPendingValue(pending))...)
 	}
 	if resp.Identity != nil {
-		resp.Identity.Raw = r.identityOf(resp.State.Raw)
+		resp.Identity.Raw = r.IdentityOf(resp.State.Raw)
 	}
 }
 
-// apply server-side applies the configuration (fully known at apply time) and records the
+// ApplyRaw server-side applies the configuration (fully known at apply time) and records the
 // object the server returns. plan gives the planned identity and the provider-only settings;
 // prior (null on create) tells which planned values of unset attributes change the object
 // (k8sschema.Intent).
 //
 // waitPending reports a readiness wait (AfterApply) that did not finish: timed out or
 // interrupted. The object is then recorded, and the next plan carries on the wait.
-func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value, state *tftypes.Value, waitPending *bool, diags *diag.Diagnostics) {
+func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Value, state *tftypes.Value, waitPending *bool, diags *diag.Diagnostics) {
 	node := r.kind.Node()
 	create := prior.IsNull()
 	intent := k8sschema.Intent(node, config, plan, prior)
@@ -489,7 +507,7 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 		diags.Append(k8sschema.Diagnostics(node, dec.Errs, nil)...)
 		return
 	}
-	extras := objectAttrs(plan)
+	extras := ObjectAttrs(plan)
 	meta, ok := metaFromAttrs(extras)
 	if !ok {
 		diags.AddError("Cannot apply "+r.kind.GVK.Kind, "The plan has no metadata.name.")
@@ -508,7 +526,7 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 	if create {
 		op = "create"
 	}
-	timeout := timeoutFrom(extras[attrTimeouts], op, 20*time.Minute)
+	timeout := timeoutFrom(extras[AttrTimeouts], op, 20*time.Minute)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
@@ -533,7 +551,7 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 			return
 		}
 	}
-	force := boolAttrOr(extras[attrForceConflicts], defaultForceConflicts)
+	force := boolAttrOr(extras[AttrForceConflicts], DefaultForceConflicts)
 	// The body holds only what the configuration sets; it is not logged (it may hold literal
 	// secret values of env entries).
 	tflog.Trace(ctx, "Server-side apply", map[string]any{
@@ -605,7 +623,7 @@ func (r *Resource) stateFrom(prior tftypes.Value, u *unstructured.Unstructured, 
 		return tftypes.Value{}, err
 	}
 	fresh := k8sschema.Encode(node, obj)
-	priorAttrs := objectAttrs(prior)
+	priorAttrs := ObjectAttrs(prior)
 	var merged tftypes.Value
 	if importing {
 		merged = fresh
@@ -613,20 +631,20 @@ func (r *Resource) stateFrom(prior tftypes.Value, u *unstructured.Unstructured, 
 		nodePrior := tftypes.NewValue(node.TFType(), pick(priorAttrs, node))
 		merged = k8sschema.Merge(node, nodePrior, fresh)
 	}
-	attrs := objectAttrs(merged)
+	attrs := ObjectAttrs(merged)
 	for k, v := range priorAttrs {
 		if _, isNode := attrs[k]; !isNode {
 			attrs[k] = v
 		}
 	}
 	meta := metaOf(obj)
-	attrs[attrID] = tftypes.NewValue(tftypes.String, r.importID(meta))
+	attrs[AttrID] = tftypes.NewValue(tftypes.String, r.importID(meta))
 	if importing {
 		for k, v := range r.decodeSettings(annotations) {
 			attrs[k] = v
 		}
-		if t, ok := attrs[attrTimeouts]; ok {
-			attrs[attrTimeouts] = decodeTimeouts(t.Type(), annotations)
+		if t, ok := attrs[AttrTimeouts]; ok {
+			attrs[AttrTimeouts] = decodeTimeouts(t.Type(), annotations)
 		}
 	}
 	return tftypes.NewValue(prior.Type(), attrs), nil
@@ -646,7 +664,7 @@ func pick(attrs map[string]tftypes.Value, node *k8sschema.Node) map[string]tftyp
 }
 
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	st, removed, diags := r.read(ctx, req.State.Raw)
+	st, removed, diags := r.ReadRaw(ctx, req.State.Raw)
 	resp.Diagnostics.Append(diags...)
 	if diags.HasError() {
 		return
@@ -657,29 +675,30 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	}
 	resp.State.Raw = st
 	if resp.Identity != nil {
-		resp.Identity.Raw = r.identityOf(st)
+		resp.Identity.Raw = r.IdentityOf(st)
 	}
 }
 
-// read refreshes prior from the server; removed reports an object deleted out of band.
-func (r *Resource) read(ctx context.Context, prior tftypes.Value) (tftypes.Value, bool, diag.Diagnostics) {
-	attrs := objectAttrs(prior)
+// ReadRaw refreshes prior from the server; removed reports an object deleted out of band.
+func (r *Resource) ReadRaw(ctx context.Context, prior tftypes.Value) (tftypes.Value, bool, diag.Diagnostics) {
+	attrs := ObjectAttrs(prior)
 	meta, ok := metaFromAttrs(attrs)
 	if !ok {
 		var diags diag.Diagnostics
 		diags.AddError("Invalid state", "The state has no metadata.name; re-import the object.")
 		return prior, false, diags
 	}
-	u, removed, diags := r.fetch(ctx, meta)
+	u, removed, diags := r.Fetch(ctx, meta.namespace, meta.name)
 	if u == nil {
 		return prior, removed, diags
 	}
-	st, diags := r.readFrom(prior, u, isImporting(attrs, r.kind.Node()))
+	st, diags := r.ReadFrom(prior, u, isImporting(attrs, r.kind.Node()))
 	return st, false, diags
 }
 
-// fetch gets the object; removed reports that it no longer exists.
-func (r *Resource) fetch(ctx context.Context, meta objMeta) (u *unstructured.Unstructured, removed bool, diags diag.Diagnostics) {
+// Fetch gets the object namespace/name; removed reports that it no longer exists.
+func (r *Resource) Fetch(ctx context.Context, namespace, name string) (u *unstructured.Unstructured, removed bool, diags diag.Diagnostics) {
+	meta := objMeta{name: name, namespace: namespace}
 	ri := r.client(&diags, meta.namespace)
 	if ri == nil {
 		return nil, false, diags
@@ -702,8 +721,8 @@ func (r *Resource) fetch(ctx context.Context, meta objMeta) (u *unstructured.Uns
 	return u, false, diags
 }
 
-// readFrom computes the refreshed state from the prior state and the object read.
-func (r *Resource) readFrom(prior tftypes.Value, u *unstructured.Unstructured, importing bool) (tftypes.Value, diag.Diagnostics) {
+// ReadFrom computes the refreshed state from the prior state and the object read.
+func (r *Resource) ReadFrom(prior tftypes.Value, u *unstructured.Unstructured, importing bool) (tftypes.Value, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	st, err := r.stateFrom(prior, u, importing)
 	if err != nil {
@@ -736,19 +755,19 @@ func metaFromAttrs(attrs map[string]tftypes.Value) (objMeta, bool) {
 	}
 	var m map[string]tftypes.Value
 	_ = mv.As(&m)
-	name, ok := knownString(m["name"])
-	ns, _ := knownString(m["namespace"])
+	name, ok := KnownString(m["name"])
+	ns, _ := KnownString(m["namespace"])
 	return objMeta{name, ns}, ok
 }
 
 func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	resp.Diagnostics.Append(r.delete(ctx, req.State.Raw)...)
+	resp.Diagnostics.Append(r.DeleteRaw(ctx, req.State.Raw)...)
 }
 
-// delete deletes the object of state prior and waits until it is gone.
-func (r *Resource) delete(ctx context.Context, prior tftypes.Value) diag.Diagnostics {
+// DeleteRaw deletes the object of state prior and waits until it is gone.
+func (r *Resource) DeleteRaw(ctx context.Context, prior tftypes.Value) diag.Diagnostics {
 	var diags diag.Diagnostics
-	attrs := objectAttrs(prior)
+	attrs := ObjectAttrs(prior)
 	meta, ok := metaFromAttrs(attrs)
 	if !ok {
 		return nil
@@ -757,7 +776,7 @@ func (r *Resource) delete(ctx context.Context, prior tftypes.Value) diag.Diagnos
 	if ri == nil {
 		return diags
 	}
-	timeout := timeoutFrom(attrs[attrTimeouts], "delete", 10*time.Minute)
+	timeout := timeoutFrom(attrs[AttrTimeouts], "delete", 10*time.Minute)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	policy := metav1.DeletePropagationForeground
@@ -820,9 +839,9 @@ func (r *Resource) setImported(ctx context.Context, meta objMeta, resp *resource
 	if r.kind.Namespaced {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, importNamespacePath, meta.namespace)...)
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attrID), r.importID(meta))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(AttrID), r.importID(meta))...)
 	if resp.Identity != nil {
-		resp.Identity.Raw = r.identityValue(meta)
+		resp.Identity.Raw = r.IdentityValue(meta.namespace, meta.name)
 	}
 }
 
@@ -877,7 +896,7 @@ func timeoutFrom(v tftypes.Value, op string, def time.Duration) time.Duration {
 	if v.As(&m) != nil {
 		return def
 	}
-	s, ok := knownString(m[op])
+	s, ok := KnownString(m[op])
 	if !ok {
 		return def
 	}

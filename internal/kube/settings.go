@@ -19,7 +19,7 @@ const SettingsAnnotation = "terraform.kubeinfer.io/settings"
 
 // settingDefaults are the defaults of the recorded settings of kind k.
 func (r *Resource) settingDefaults() map[string]bool {
-	out := map[string]bool{attrForceConflicts: defaultForceConflicts}
+	out := map[string]bool{AttrForceConflicts: DefaultForceConflicts}
 	for name, v := range r.kind.ExtraDefaults {
 		var b bool
 		if v.Type() != nil && v.Type().Is(tftypes.Bool) && v.As(&b) == nil {
@@ -42,10 +42,10 @@ func (r *Resource) encodeSettings(extras map[string]tftypes.Value) string {
 			parts = append(parts, name+"="+strconv.FormatBool(b))
 		}
 	}
-	if t, ok := extras[attrTimeouts]; ok && t.IsKnown() && !t.IsNull() {
-		for op, v := range objectAttrs(t) {
-			if d, ok := knownString(v); ok && !strings.ContainsAny(d, ",=") {
-				parts = append(parts, attrTimeouts+"."+op+"="+d)
+	if t, ok := extras[AttrTimeouts]; ok && t.IsKnown() && !t.IsNull() {
+		for op, v := range ObjectAttrs(t) {
+			if d, ok := KnownString(v); ok && !strings.ContainsAny(d, ",=") {
+				parts = append(parts, AttrTimeouts+"."+op+"="+d)
 			}
 		}
 	}
@@ -66,7 +66,7 @@ func decodeTimeouts(typ tftypes.Type, annotations map[string]string) tftypes.Val
 	}
 	for _, part := range strings.Split(annotations[SettingsAnnotation], ",") {
 		key, val, ok := strings.Cut(part, "=")
-		op, isTimeout := strings.CutPrefix(key, attrTimeouts+".")
+		op, isTimeout := strings.CutPrefix(key, AttrTimeouts+".")
 		if !ok || !isTimeout {
 			continue
 		}

@@ -44,7 +44,8 @@ func (e *RolloutUnfinished) Unwrap() error { return ErrWaitUnfinished }
 
 // privateWaitPending is the key, in the resource's private state, that marks an unfinished wait.
 // Private state travels with the state without being shown; the framework stores it as a JSON
-// object of keys to JSON values, which the protocol fast path reads and writes the same way.
+// object of keys to JSON values, which package protocol reads and writes the same way with
+// HasWaitPending and WithWaitPending.
 const privateWaitPending = "wait_pending"
 
 // waitPendingValue is the private-state value of the marker: JSON true, or nothing (removes it).
@@ -55,8 +56,8 @@ func waitPendingValue(pending bool) []byte {
 	return nil
 }
 
-// withWaitPending returns private (the framework's encoding) with the marker set or removed.
-func withWaitPending(private []byte, pending bool) []byte {
+// WithWaitPending returns private (the framework's encoding) with the marker set or removed.
+func WithWaitPending(private []byte, pending bool) []byte {
 	m := map[string][]byte{}
 	if len(private) > 0 {
 		if err := json.Unmarshal(private, &m); err != nil {
@@ -78,8 +79,8 @@ func withWaitPending(private []byte, pending bool) []byte {
 	return out
 }
 
-// hasWaitPending reports whether private marks an unfinished wait.
-func hasWaitPending(private []byte) bool {
+// HasWaitPending reports whether private marks an unfinished wait.
+func HasWaitPending(private []byte) bool {
 	if len(private) == 0 {
 		return false
 	}
@@ -92,7 +93,7 @@ func hasWaitPending(private []byte) bool {
 
 // warnCarryOnWait tells, on the plan of an update that only waits, why there is one: the last
 // apply recorded the object but its wait did not finish. The plan marks the server's computed
-// attributes unknown (Resource.planChange), the apply finds nothing to change and waits.
+// attributes unknown (Resource.PlanChange), the apply finds nothing to change and waits.
 func warnCarryOnWait(diags *diag.Diagnostics) {
 	diags.AddAttributeWarning(path.Root("status"), "The last apply did not see the rollout finish",
 		"status: the object was applied, but the wait for it to become ready timed out or was interrupted. "+

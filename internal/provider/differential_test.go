@@ -30,7 +30,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
 )
 
-// The fast path (kube.WithFastPlan) serves ValidateResourceConfig, PlanResourceChange and
+// The fast path (protocol.NewServer) serves ValidateResourceConfig, PlanResourceChange and
 // UpgradeResourceState itself instead of the framework. TestFastPathAgreesWithFramework sends
 // every kind's corpus through both servers, RPC by RPC, and requires the same responses:
 // validation diagnostics, planned states, replacements and upgraded states, for creates,

@@ -34,6 +34,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/protocol"
 )
 
 // TypeName is the provider type name used in resource type prefixes.
@@ -83,13 +84,13 @@ type kubeinferProvider struct {
 func (p *kubeinferProvider) ProviderData() *kube.ProviderData { return p.data.Load() }
 
 // New returns a constructor for the provider, as expected by providerserver.
-// NewServer serves the provider over protocol 6, planning the Kubernetes kinds' resources on
-// the fast path (see kube.WithFastPlan).
+// NewServer serves the provider over protocol 6: the Kubernetes kinds' resources on the fast
+// path of package protocol, everything else on the framework.
 func NewServer(version string) func() tfprotov6.ProviderServer {
 	return func() tfprotov6.ProviderServer {
 		p := &kubeinferProvider{version: version}
 		inner := providerserver.NewProtocol6(p)()
-		return kube.WithFastPlan(inner, p.ProviderData, TypeName, kinds...)
+		return protocol.NewServer(inner, p.ProviderData, TypeName, kinds...)
 	}
 }
 
@@ -467,7 +468,7 @@ func (p *kubeinferProvider) Resources(_ context.Context) []func() resource.Resou
 }
 
 // kinds are the Kubernetes kinds the provider manages: each is a resource, a data source and a
-// list resource of the same name, served by the framework and by the fast path (kube.WithFastPlan) from this one
+// list resource of the same name, served by the framework and by the fast path (protocol.NewServer) from this one
 // list, so a kind cannot be registered with one and missed by the other. Keep it sorted.
 var kinds = []*kube.Kind{
 	disaggregatedset.Kind,

@@ -1,4 +1,4 @@
-package kube
+package protocol
 
 import (
 	"bytes"
@@ -15,39 +15,31 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 )
 
-// The framework plans, validates, reads and applies a resource by walking every attribute of its schema, looking
-// each one up from the schema root and converting values to framework types at every level. For
-// a LeaderWorkerSet (two pod templates, ~2,300 attributes) that costs about 250 ms of CPU per
-// object, so 100 objects take half a minute before the provider does any work of its own.
-//
-// WithFastPlan serves ValidateResourceConfig, PlanResourceChange, ReadResource,
-// ApplyResourceChange and UpgradeResourceState of the kinds' resources directly on the raw
-// values, with the same semantics as the framework (defaults, computed values marked unknown on
-// change, the resource's plan modification, replacements) and in one walk of the value. Both
-// paths call the same Resource methods. Schemas, provider configuration, import, data sources
-// and functions go to the framework.
-
-// WithFastPlan wraps a framework provider server; data returns the configured provider data.
-func WithFastPlan(inner tfprotov6.ProviderServer, data func() *ProviderData, providerTypeName string, kinds ...*Kind) tfprotov6.ProviderServer {
-	s := &fastServer{ProviderServer: inner, data: data, resources: map[string]*fastResource{}}
+// NewServer wraps a framework provider server (inner) and serves the resource RPCs of the
+// kinds' resources itself; data returns the configured provider data, and providerTypeName
+// prefixes the kinds' type names as in the framework ("kubeinfer" gives
+// "kubeinfer_leaderworkerset").
+func NewServer(inner tfprotov6.ProviderServer, data func() *kube.ProviderData, providerTypeName string, kinds ...*kube.Kind) tfprotov6.ProviderServer {
+	s := &server{ProviderServer: inner, data: data, resources: map[string]*kindResource{}}
 	for _, k := range kinds {
-		s.resources[providerTypeName+"_"+k.TypeName] = &fastResource{res: &Resource{kind: k}}
+		s.resources[providerTypeName+"_"+k.TypeName] = &kindResource{kind: k, res: kube.ConfiguredResource(k, nil)}
 	}
 	return s
 }
 
-type fastServer struct {
+// server is the framework's server with the resource RPCs of the kinds' resources replaced.
+type server struct {
 	tfprotov6.ProviderServer
-	data      func() *ProviderData
-	resources map[string]*fastResource
+	data      func() *kube.ProviderData
+	resources map[string]*kindResource
 }
 
 // GetProviderSchema and GetMetadata announce GenerateResourceConfig, which terraform-plugin-framework
 // v1.19 implements but does not announce yet (its toproto6.ServerCapabilities drops the flag).
-func (s *fastServer) GetProviderSchema(ctx context.Context, req *tfprotov6.GetProviderSchemaRequest) (*tfprotov6.GetProviderSchemaResponse, error) {
+func (s *server) GetProviderSchema(ctx context.Context, req *tfprotov6.GetProviderSchemaRequest) (*tfprotov6.GetProviderSchemaResponse, error) {
 	resp, err := s.ProviderServer.GetProviderSchema(ctx, req)
 	if resp != nil && resp.ServerCapabilities != nil {
 		resp.ServerCapabilities.GenerateResourceConfig = true
@@ -55,7 +47,7 @@ func (s *fastServer) GetProviderSchema(ctx context.Context, req *tfprotov6.GetPr
 	return resp, err
 }
 
-func (s *fastServer) GetMetadata(ctx context.Context, req *tfprotov6.GetMetadataRequest) (*tfprotov6.GetMetadataResponse, error) {
+func (s *server) GetMetadata(ctx context.Context, req *tfprotov6.GetMetadataRequest) (*tfprotov6.GetMetadataResponse, error) {
 	resp, err := s.ProviderServer.GetMetadata(ctx, req)
 	if resp != nil && resp.ServerCapabilities != nil {
 		resp.ServerCapabilities.GenerateResourceConfig = true
@@ -67,7 +59,7 @@ func (s *fastServer) GetMetadata(ctx context.Context, req *tfprotov6.GetMetadata
 // block) writes a resource block from the state: the framework's answer (the state without
 // computed-only attributes) would spell out every planned default, including fields the installed
 // CRD does not have. The framework still turns the pruned state into configuration.
-func (s *fastServer) GenerateResourceConfig(ctx context.Context, req *tfprotov6.GenerateResourceConfigRequest) (*tfprotov6.GenerateResourceConfigResponse, error) {
+func (s *server) GenerateResourceConfig(ctx context.Context, req *tfprotov6.GenerateResourceConfigRequest) (*tfprotov6.GenerateResourceConfigResponse, error) {
 	f := s.lookup(ctx, req.TypeName)
 	if f == nil || req.State == nil {
 		return s.ProviderServer.GenerateResourceConfig(ctx, req)
@@ -76,7 +68,7 @@ func (s *fastServer) GenerateResourceConfig(ctx context.Context, req *tfprotov6.
 	if err != nil {
 		return s.ProviderServer.GenerateResourceConfig(ctx, req)
 	}
-	dv, err := tfprotov6.NewDynamicValue(f.typ, f.res.generatedConfigState(st))
+	dv, err := tfprotov6.NewDynamicValue(f.typ, f.res.GeneratedConfigState(st))
 	if err != nil {
 		return s.ProviderServer.GenerateResourceConfig(ctx, req)
 	}
@@ -86,10 +78,10 @@ func (s *fastServer) GenerateResourceConfig(ctx context.Context, req *tfprotov6.
 // The list resource RPCs are an optional interface of the protocol (tf6server looks for it
 // with a type assertion), which embedding ProviderServer does not carry over: forward them.
 // (Deprecated only in favour of moving the methods into ProviderServer, which v0.31 has not done.)
-var _ tfprotov6.ProviderServerWithListResource = (*fastServer)(nil) //nolint:staticcheck // see above
+var _ tfprotov6.ProviderServerWithListResource = (*server)(nil) //nolint:staticcheck // see above
 
 // listServer is the framework server's list resource side.
-func (s *fastServer) listServer() (tfprotov6.ProviderServerWithListResource, error) { //nolint:staticcheck // see above
+func (s *server) listServer() (tfprotov6.ProviderServerWithListResource, error) { //nolint:staticcheck // see above
 	ls, ok := s.ProviderServer.(tfprotov6.ProviderServerWithListResource) //nolint:staticcheck // see above
 	if !ok {
 		return nil, errors.New("the provider server has no list resources")
@@ -97,7 +89,7 @@ func (s *fastServer) listServer() (tfprotov6.ProviderServerWithListResource, err
 	return ls, nil
 }
 
-func (s *fastServer) ValidateListResourceConfig(ctx context.Context, req *tfprotov6.ValidateListResourceConfigRequest) (*tfprotov6.ValidateListResourceConfigResponse, error) {
+func (s *server) ValidateListResourceConfig(ctx context.Context, req *tfprotov6.ValidateListResourceConfigRequest) (*tfprotov6.ValidateListResourceConfigResponse, error) {
 	ls, err := s.listServer()
 	if err != nil {
 		return nil, err
@@ -105,7 +97,7 @@ func (s *fastServer) ValidateListResourceConfig(ctx context.Context, req *tfprot
 	return ls.ValidateListResourceConfig(ctx, req)
 }
 
-func (s *fastServer) ListResource(ctx context.Context, req *tfprotov6.ListResourceRequest) (*tfprotov6.ListResourceServerStream, error) {
+func (s *server) ListResource(ctx context.Context, req *tfprotov6.ListResourceRequest) (*tfprotov6.ListResourceServerStream, error) {
 	ls, err := s.listServer()
 	if err != nil {
 		return nil, err
@@ -113,8 +105,10 @@ func (s *fastServer) ListResource(ctx context.Context, req *tfprotov6.ListResour
 	return ls.ListResource(ctx, req)
 }
 
-type fastResource struct {
-	res      *Resource
+// kindResource is one kind's resource and what its schema gives the plan.
+type kindResource struct {
+	kind     *kube.Kind
+	res      *kube.Resource // not configured: for the offline methods
 	typ      tftypes.Object
 	defaults map[string]tftypes.Value // defaults of the extra attributes
 	computed map[string]bool          // extra attributes that are computed
@@ -122,26 +116,26 @@ type fastResource struct {
 }
 
 // init reads the resource's schema once: its type and the defaults of its extra attributes.
-func (f *fastResource) init(ctx context.Context) {
+func (f *kindResource) init(ctx context.Context) {
 	f.once.Do(func() { f.load(ctx) })
 }
 
-func (f *fastResource) load(ctx context.Context) {
+func (f *kindResource) load(ctx context.Context) {
 	var resp resource.SchemaResponse
 	f.res.Schema(ctx, resource.SchemaRequest{}, &resp)
 	typ, ok := resp.Schema.Type().TerraformType(ctx).(tftypes.Object)
 	if !ok {
-		panic("kube: a resource schema is not an object")
+		panic("protocol: a resource schema is not an object")
 	}
 	f.typ = typ
-	f.defaults = map[string]tftypes.Value{attrForceConflicts: tftypes.NewValue(tftypes.Bool, defaultForceConflicts)}
-	for k, v := range f.res.kind.ExtraDefaults {
+	f.defaults = map[string]tftypes.Value{kube.AttrForceConflicts: tftypes.NewValue(tftypes.Bool, kube.DefaultForceConflicts)}
+	for k, v := range f.kind.ExtraDefaults {
 		f.defaults[k] = v
 	}
-	f.computed = map[string]bool{attrID: true}
+	f.computed = map[string]bool{kube.AttrID: true}
 }
 
-func (s *fastServer) lookup(ctx context.Context, typeName string) *fastResource {
+func (s *server) lookup(ctx context.Context, typeName string) *kindResource {
 	f, ok := s.resources[typeName]
 	if !ok {
 		return nil
@@ -150,7 +144,7 @@ func (s *fastServer) lookup(ctx context.Context, typeName string) *fastResource 
 	return f
 }
 
-func (s *fastServer) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
+func (s *server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
 	f := s.lookup(ctx, req.TypeName)
 	if f == nil {
 		return s.ProviderServer.ValidateResourceConfig(ctx, req)
@@ -161,13 +155,13 @@ func (s *fastServer) ValidateResourceConfig(ctx context.Context, req *tfprotov6.
 		resp.Diagnostics = append(resp.Diagnostics, errorDiag("Cannot decode the configuration", err.Error()))
 		return resp, nil
 	}
-	diags := f.res.validate(config)
+	diags := f.res.ValidateRaw(config)
 	diags.Append(validateTimeouts(config)...)
 	resp.Diagnostics = toProtoDiags(diags)
 	return resp, nil
 }
 
-func (s *fastServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
 	f := s.lookup(ctx, req.TypeName)
 	if f == nil {
 		return s.ProviderServer.PlanResourceChange(ctx, req)
@@ -210,7 +204,7 @@ func (s *fastServer) PlanResourceChange(ctx context.Context, req *tfprotov6.Plan
 		if prior.IsKnown() && !prior.IsNull() {
 			planned = keepPriorID(planned, prior)
 		}
-		planned, replace, diags = f.res.planChange(config, planned, prior, hasWaitPending(req.PriorPrivate))
+		planned, replace, diags = f.res.PlanChange(config, planned, prior, kube.HasWaitPending(req.PriorPrivate))
 	}
 	resp.Diagnostics = toProtoDiags(diags)
 	if diags.HasError() {
@@ -226,7 +220,7 @@ func (s *fastServer) PlanResourceChange(ctx context.Context, req *tfprotov6.Plan
 	// and namespace that make it require replacement when they change.
 	resp.PlannedIdentity = req.PriorIdentity
 	if resp.PlannedIdentity == nil {
-		resp.PlannedIdentity = protoIdentity(f.res.identityOf(tftypes.NewValue(f.typ, nil)))
+		resp.PlannedIdentity = protoIdentity(f.res.IdentityOf(tftypes.NewValue(f.typ, nil)))
 	}
 	for _, p := range replace {
 		resp.RequiresReplace = append(resp.RequiresReplace, toTFPath(p))
@@ -250,9 +244,9 @@ func sameEncoding(a, b *tfprotov6.DynamicValue) bool {
 }
 
 // applyExtraDefaults sets the defaults of the extra attributes the configuration leaves null.
-func (f *fastResource) applyExtraDefaults(config, planned tftypes.Value) tftypes.Value {
-	cattrs := objectAttrs(config)
-	attrs := objectAttrs(planned)
+func (f *kindResource) applyExtraDefaults(config, planned tftypes.Value) tftypes.Value {
+	cattrs := kube.ObjectAttrs(config)
+	attrs := kube.ObjectAttrs(planned)
 	for name, def := range f.defaults {
 		if c, ok := cattrs[name]; ok && c.IsNull() {
 			attrs[name] = def
@@ -263,13 +257,10 @@ func (f *fastResource) applyExtraDefaults(config, planned tftypes.Value) tftypes
 
 // markComputedUnknown marks computed attributes the configuration leaves null as unknown, as
 // the framework does when the resource changes: the server (or the plan modification) decides.
-func (f *fastResource) markComputedUnknown(config, planned tftypes.Value) tftypes.Value {
-	node := f.res.kind.Node()
-	cattrs := objectAttrs(config)
-	attrs := objectAttrs(planned)
-	for _, field := range node.Fields {
-		attrs[field.TFName] = k8sschema.MarkComputedUnknown(field, cattrs[field.TFName], attrs[field.TFName])
-	}
+func (f *kindResource) markComputedUnknown(config, planned tftypes.Value) tftypes.Value {
+	planned = f.res.MarkComputedUnknown(config, planned)
+	cattrs := kube.ObjectAttrs(config)
+	attrs := kube.ObjectAttrs(planned)
 	for name := range f.computed {
 		if c, ok := cattrs[name]; ok && c.IsNull() {
 			attrs[name] = tftypes.NewValue(attrs[name].Type(), tftypes.UnknownValue)
@@ -280,9 +271,9 @@ func (f *fastResource) markComputedUnknown(config, planned tftypes.Value) tftype
 
 // keepPriorID keeps the identifier known across updates (the framework's UseStateForUnknown).
 func keepPriorID(planned, prior tftypes.Value) tftypes.Value {
-	attrs := objectAttrs(planned)
-	if id, ok := attrs[attrID]; ok && !id.IsKnown() {
-		attrs[attrID] = objectAttrs(prior)[attrID]
+	attrs := kube.ObjectAttrs(planned)
+	if id, ok := attrs[kube.AttrID]; ok && !id.IsKnown() {
+		attrs[kube.AttrID] = kube.ObjectAttrs(prior)[kube.AttrID]
 	}
 	return tftypes.NewValue(planned.Type(), attrs)
 }
@@ -291,27 +282,36 @@ func keepPriorID(planned, prior tftypes.Value) tftypes.Value {
 // validators would.
 func validateTimeouts(config tftypes.Value) diag.Diagnostics {
 	var diags diag.Diagnostics
-	t, ok := objectAttrs(config)[attrTimeouts]
+	t, ok := kube.ObjectAttrs(config)[kube.AttrTimeouts]
 	if !ok || !t.IsKnown() || t.IsNull() {
 		return nil
 	}
-	for op, v := range objectAttrs(t) {
-		s, ok := knownString(v)
+	for op, v := range kube.ObjectAttrs(t) {
+		s, ok := kube.KnownString(v)
 		if !ok {
 			continue
 		}
 		d, err := time.ParseDuration(s)
 		switch {
 		case err != nil:
-			diags.AddAttributeError(path.Root(attrTimeouts).AtName(op), "Invalid duration",
+			diags.AddAttributeError(path.Root(kube.AttrTimeouts).AtName(op), "Invalid duration",
 				"timeouts."+op+" must be a duration such as \"30s\", \"10m\" or \"2h\": "+err.Error())
 		case d <= 0:
 			// A zero or negative timeout would end the operation before its first request.
-			diags.AddAttributeError(path.Root(attrTimeouts).AtName(op), "Invalid duration",
+			diags.AddAttributeError(path.Root(kube.AttrTimeouts).AtName(op), "Invalid duration",
 				fmt.Sprintf("timeouts.%s must be positive, such as \"30s\", \"10m\" or \"2h\"; got %q", op, s))
 		}
 	}
 	return diags
+}
+
+// protoIdentity encodes an identity for a protocol response; nil when it cannot be encoded.
+func protoIdentity(v tftypes.Value) *tfprotov6.ResourceIdentityData {
+	dv, err := tfprotov6.NewDynamicValue(v.Type(), v)
+	if err != nil {
+		return nil
+	}
+	return &tfprotov6.ResourceIdentityData{IdentityData: &dv}
 }
 
 func errorDiag(summary, detail string) *tfprotov6.Diagnostic {
@@ -349,11 +349,11 @@ func toTFPath(p path.Path) *tftypes.AttributePath {
 }
 
 // configured returns a resource bound to the provider's client.
-func (s *fastServer) configured(f *fastResource) *Resource {
-	return &Resource{kind: f.res.kind, data: s.data()}
+func (s *server) configured(f *kindResource) *kube.Resource {
+	return kube.ConfiguredResource(f.kind, s.data())
 }
 
-func (s *fastServer) UpgradeResourceState(ctx context.Context, req *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error) {
+func (s *server) UpgradeResourceState(ctx context.Context, req *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error) {
 	f := s.lookup(ctx, req.TypeName)
 	if f == nil || req.Version != 0 || req.RawState == nil || req.RawState.JSON == nil {
 		return s.ProviderServer.UpgradeResourceState(ctx, req)
@@ -378,7 +378,7 @@ func (s *fastServer) UpgradeResourceState(ctx context.Context, req *tfprotov6.Up
 	return resp, nil
 }
 
-func (s *fastServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+func (s *server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
 	f := s.lookup(ctx, req.TypeName)
 	if f == nil {
 		return s.ProviderServer.ReadResource(ctx, req)
@@ -390,8 +390,8 @@ func (s *fastServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResour
 	// decoding and re-encoding it.
 	var fetched *unstructured.Unstructured
 	if req.CurrentState != nil && req.CurrentState.JSON == nil {
-		if meta, rv, ok := stateMetadata(req.CurrentState.MsgPack); ok && rv != "" {
-			u, removed, diags := r.fetch(ctx, meta)
+		if namespace, name, rv, ok := stateMetadata(req.CurrentState.MsgPack); ok && rv != "" {
+			u, removed, diags := r.Fetch(ctx, namespace, name)
 			if diags.HasError() {
 				resp.Diagnostics = toProtoDiags(diags)
 				return resp, nil
@@ -401,7 +401,7 @@ func (s *fastServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResour
 				return resp, nil
 			}
 			if u.GetResourceVersion() == rv {
-				resp.NewIdentity = protoIdentity(f.res.identityValue(meta))
+				resp.NewIdentity = protoIdentity(f.res.IdentityValue(namespace, name))
 				return resp, nil
 			}
 			fetched = u
@@ -419,9 +419,9 @@ func (s *fastServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResour
 	var removed bool
 	var diags diag.Diagnostics
 	if fetched != nil {
-		newState, diags = r.readFrom(current, fetched, false)
+		newState, diags = r.ReadFrom(current, fetched, false)
 	} else {
-		newState, removed, diags = r.read(ctx, current)
+		newState, removed, diags = r.ReadRaw(ctx, current)
 	}
 	resp.Diagnostics = toProtoDiags(diags)
 	if diags.HasError() {
@@ -430,7 +430,7 @@ func (s *fastServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResour
 	if removed {
 		newState = tftypes.NewValue(f.typ, nil)
 	} else {
-		resp.NewIdentity = protoIdentity(f.res.identityOf(newState))
+		resp.NewIdentity = protoIdentity(f.res.IdentityOf(newState))
 	}
 	dv, err := tfprotov6.NewDynamicValue(f.typ, newState)
 	if err != nil {
@@ -441,7 +441,7 @@ func (s *fastServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResour
 	return resp, nil
 }
 
-func (s *fastServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
 	f := s.lookup(ctx, req.TypeName)
 	if f == nil {
 		return s.ProviderServer.ApplyResourceChange(ctx, req)
@@ -463,22 +463,22 @@ func (s *fastServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.App
 	newState := prior // on failure the object is as it was
 	switch {
 	case planned.IsNull():
-		diags = r.delete(ctx, prior)
+		diags = r.DeleteRaw(ctx, prior)
 		if !diags.HasError() {
 			newState = planned
 		}
 	default:
 		state := tftypes.Value{}
 		var pending bool
-		r.apply(ctx, planned, config, prior, &state, &pending, &diags)
-		resp.Private = withWaitPending(req.PlannedPrivate, pending)
+		r.ApplyRaw(ctx, planned, config, prior, &state, &pending, &diags)
+		resp.Private = kube.WithWaitPending(req.PlannedPrivate, pending)
 		if state.Type() != nil {
 			newState = state // the object exists (even if waiting failed): record it
 		}
 	}
 	resp.Diagnostics = toProtoDiags(diags)
 	if !newState.IsNull() {
-		resp.NewIdentity = protoIdentity(f.res.identityOf(newState))
+		resp.NewIdentity = protoIdentity(f.res.IdentityOf(newState))
 	}
 	dv, err := tfprotov6.NewDynamicValue(f.typ, newState)
 	if err != nil {

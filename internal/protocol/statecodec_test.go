@@ -1,4 +1,4 @@
-package kube
+package protocol
 
 import (
 	"encoding/json"
@@ -159,18 +159,18 @@ func TestStateIdentity(t *testing.T) {
 	}
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 
-	meta, rv, ok := stateMetadata(encode(map[string]tftypes.Value{"name": str("vllm"), "namespace": str("ml"), "resource_version": str("42"),
+	ns, name, rv, ok := stateMetadata(encode(map[string]tftypes.Value{"name": str("vllm"), "namespace": str("ml"), "resource_version": str("42"),
 		"labels": tftypes.NewValue(metaType.AttributeTypes["labels"], map[string]tftypes.Value{"a": str("b")})}))
-	if !ok || meta.name != "vllm" || meta.namespace != "ml" || rv != "42" {
-		t.Fatalf("got %+v %q %v", meta, rv, ok)
+	if !ok || name != "vllm" || ns != "ml" || rv != "42" {
+		t.Fatalf("got %q %q %q %v", ns, name, rv, ok)
 	}
-	if _, rv, ok := stateMetadata(encode(map[string]tftypes.Value{"name": str("vllm")})); !ok || rv != "" {
+	if _, _, rv, ok := stateMetadata(encode(map[string]tftypes.Value{"name": str("vllm")})); !ok || rv != "" {
 		t.Fatalf("null resource_version: got %q %v", rv, ok)
 	}
-	if _, _, ok := stateMetadata(encode(map[string]tftypes.Value{"name": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})); ok {
+	if _, _, _, ok := stateMetadata(encode(map[string]tftypes.Value{"name": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})); ok {
 		t.Fatal("an unknown name gave an identity")
 	}
-	if _, _, ok := stateMetadata([]byte{0xc0}); ok {
+	if _, _, _, ok := stateMetadata([]byte{0xc0}); ok {
 		t.Fatal("a null state gave an identity")
 	}
 }

@@ -1,4 +1,4 @@
-package kube
+package protocol
 
 import (
 	"bytes"
@@ -151,55 +151,55 @@ func encodeNumber(enc *msgpack.Encoder, n *big.Float) error {
 	return enc.EncodeString(n.Text('f', -1))
 }
 
-// stateMetadata reads metadata.name, metadata.namespace and metadata.resource_version from a
+// stateMetadata reads metadata.namespace, metadata.name and metadata.resource_version from a
 // msgpack-encoded state without decoding the rest. ok is false when the state is not an object
 // with a known metadata.name.
-func stateMetadata(mp []byte) (meta objMeta, resourceVersion string, ok bool) {
+func stateMetadata(mp []byte) (namespace, name, resourceVersion string, ok bool) {
 	dec := msgpack.NewDecoder(bytes.NewReader(mp))
 	n, err := dec.DecodeMapLen()
 	if err != nil {
-		return meta, "", false
+		return "", "", "", false
 	}
 	for i := 0; i < n; i++ {
 		key, err := dec.DecodeString()
 		if err != nil {
-			return meta, "", false
+			return "", "", "", false
 		}
 		if key != "metadata" {
 			if dec.Skip() != nil {
-				return meta, "", false
+				return "", "", "", false
 			}
 			continue
 		}
 		m, err := dec.DecodeMapLen()
 		if err != nil {
-			return meta, "", false
+			return "", "", "", false
 		}
 		for j := 0; j < m; j++ {
 			k, err := dec.DecodeString()
 			if err != nil {
-				return meta, "", false
+				return "", "", "", false
 			}
 			var dst *string
 			switch k {
 			case "name":
-				dst = &meta.name
+				dst = &name
 			case "namespace":
-				dst = &meta.namespace
+				dst = &namespace
 			case "resource_version":
 				dst = &resourceVersion
 			default:
 				if dec.Skip() != nil {
-					return meta, "", false
+					return "", "", "", false
 				}
 				continue
 			}
 			// An unknown value (a msgpack extension) is not a string: no shortcut then.
 			if *dst, err = dec.DecodeString(); err != nil {
-				return meta, "", false
+				return "", "", "", false
 			}
 		}
-		return meta, resourceVersion, meta.name != ""
+		return namespace, name, resourceVersion, name != ""
 	}
-	return meta, "", false
+	return "", "", "", false
 }

@@ -1,0 +1,21 @@
+// Package protocol is the provider's protocol 6 server (tfprotov6.ProviderServer) for the
+// kinds' resources. It wraps the terraform-plugin-framework server and serves
+// ValidateResourceConfig, PlanResourceChange, ReadResource, ApplyResourceChange,
+// UpgradeResourceState and GenerateResourceConfig of those resources itself, directly on the
+// tftypes values of the requests; everything else (schemas, provider configuration, import,
+// data sources, list resources, functions) goes to the framework.
+//
+// It exists for speed. The framework plans, validates, reads and applies a resource by walking
+// every attribute of its schema, looking each one up from the schema root and converting values
+// to framework types at every level. For a LeaderWorkerSet (two pod templates, ~2,300
+// attributes) that costs about 250 ms of CPU per object, so 100 objects take half a minute
+// before the provider does any work of its own. This server gives the same answers (defaults,
+// computed values marked unknown on change, the resource's plan modification, replacements) in
+// one walk of the value, by calling the same kube.Resource methods as the framework's resource
+// methods do. The state codec (statecodec.go) re-encodes stored JSON states as msgpack without
+// building tftypes values, and reads an object's name and resourceVersion from a state without
+// decoding the rest.
+//
+// The provider's differential test (TestFastPathAgreesWithFramework in package provider)
+// requires this server and the plain framework server to answer every kind's corpus the same.
+package protocol
