@@ -150,7 +150,7 @@ func newHarness(t *testing.T, kind *kube.Kind, fill func(map[string]any)) *harne
 	var sr resource.SchemaResponse
 	kube.NewResource(kind)().Schema(context.Background(), resource.SchemaRequest{}, &sr)
 	return &harness{t: t, kind: kind, typ: sr.Schema.Type().TerraformType(context.Background()).(tftypes.Object),
-		srv: protocol.NewServer(nil, func() *kube.ProviderData { return data }, "kubeinfer", kind), data: data, api: api}
+		srv: protocol.NewServer(nil, func() *kube.ProviderData { return data }, "kubeinfer", nil, kind), data: data, api: api}
 }
 
 func (h *harness) typeName() string { return "kubeinfer_" + h.kind.TypeName }

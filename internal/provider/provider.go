@@ -83,16 +83,22 @@ type kubeinferProvider struct {
 // ProviderData returns the configured client data, or nil before Configure.
 func (p *kubeinferProvider) ProviderData() *kube.ProviderData { return p.data.Load() }
 
-// New returns a constructor for the provider, as expected by providerserver.
 // NewServer serves the provider over protocol 6: the Kubernetes kinds' resources on the fast
-// path of package protocol, everything else on the framework.
+// path of package protocol, everything else on the framework. The servers of one process share
+// their schema response.
 func NewServer(version string) func() tfprotov6.ProviderServer {
 	return func() tfprotov6.ProviderServer {
 		p := &kubeinferProvider{version: version}
 		inner := providerserver.NewProtocol6(p)()
-		return protocol.NewServer(inner, p.ProviderData, TypeName, kinds...)
+		return protocol.NewServer(inner, p.ProviderData, TypeName, &schemas, kinds...)
 	}
 }
+
+// schemas is the schema response of the provider's servers in this process. The version is not
+// part of the schema, so servers of different versions may share it.
+var schemas protocol.SchemaCache
+
+// New returns a constructor for the provider, as expected by providerserver.
 
 func New(version string) func() provider.Provider {
 	return func() provider.Provider {
