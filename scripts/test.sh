@@ -17,25 +17,28 @@
 #   hygiene        gofmt, `go mod tidy -diff`, actionlint of .github/workflows,
 #                  and generated code (deepcopy, test CRD) as `make generate` writes it
 #   lint           golangci-lint (.golangci.yml), 0 issues (tools/lint)
+#   terraform-latest  the newest Terraform release built and cached (tools/terraform),
+#                  and validate of every example under it (the import-by-identity
+#                  examples need 1.12)
+#   terraform-oldest  the oldest Terraform the docs claim built (tools/terraform-oldest)
+#   tofu           OpenTofu built and cached (tools/tofu)
 #   go             unit + acceptance tests, TF_ACC=1, on real test clusters
-#                  (go test -p 2: at most two packages run a cluster at once)
+#                  (go test -p 2: at most two packages run a cluster at once), under
+#                  every CLI in turn in the same test process, so that a package
+#                  starts its clusters once for all of them (acctest.EnvCLIs): the
+#                  Terraform on PATH (every test), the newest Terraform (resource
+#                  identity and terraform query run here: they need 1.12 and 1.14),
+#                  OpenTofu, and a smoke run under the oldest Terraform (create,
+#                  plan, import and destroy of each kind). The summary adds each
+#                  CLI's time, summed over the packages
 #   docs           docs/ matches what tfplugindocs generates now
 #   examples       terraform fmt -check and terraform validate of every example folder
 #   release        goreleaser check + linux_amd64 snapshot with artifact checks
-#   terraform-latest      the newest Terraform release built and cached
-#                         (tools/terraform), and validate of every example under it
-#   terraform-latest-acc  the acceptance tests again, under it (resource
-#                         identity and terraform query run here: they need 1.12
-#                         and 1.14)
-#   terraform-oldest      the oldest Terraform the docs claim (tools/terraform-oldest)
-#                         built, and a smoke run under it: create, plan,
-#                         import and destroy of each kind
-#   tofu           OpenTofu built and cached (tools/tofu)
-#   tofu-acc       the acceptance tests again, under OpenTofu
 #   tofu-examples  tofu validate of every example folder
 #
 # Other phases: unit (unit tests only, no cluster), acc (acceptance tests
-# only, Terraform).
+# only, the Terraform on PATH), terraform-latest-acc and tofu-acc (acceptance
+# tests only, under that CLI alone).
 #
 # Every phase runs even if an earlier one failed (except that the phases
 # needing a tool are skipped when building the tool failed); the summary at
@@ -64,7 +67,7 @@ if [[ -n ${TF_CLI_CONFIG_FILE:-} && ! -e $TF_CLI_CONFIG_FILE ]]; then
 	unset TF_CLI_CONFIG_FILE
 fi
 
-all_phases=(terraform assets faults hygiene lint go docs examples release terraform-latest terraform-latest-acc terraform-oldest tofu tofu-acc tofu-examples)
+all_phases=(terraform assets faults hygiene lint terraform-latest terraform-oldest tofu go docs examples release tofu-examples)
 phases=("$@")
 ((${#phases[@]} > 0)) || phases=("${all_phases[@]}")
 
@@ -73,6 +76,7 @@ testargs=($TESTARGS)
 
 tofu_bin=
 terraform_latest_bin=
+terraform_oldest_bin=
 
 # The packages of the go phases: all but the fault suite, which has a phase
 # of its own.
@@ -157,12 +161,39 @@ phase_unit() {
 	env -u TF_ACC go test -p "$TEST_P" -count=1 -timeout 10m "${testargs[@]}" ./...
 }
 
+# The smoke run under the oldest Terraform: one create, plan, import and destroy of each kind.
+oldest_smoke='^(TestAccLeaderWorkerSet_minimalVLLM|TestAccPriorityLevelConfiguration_lifecycle|TestAccFlowSchema_lifecycle|TestAccDisaggregatedSet_lifecycle)$'
+
 phase_go() {
+	local clis times rc
 	ensure_assets || return 1
 	terraform_path || return 1
+	# The CLIs built by the phases before this one; a CLI whose build failed is left out
+	# (its phase has failed already).
+	clis="terraform=$TF_ACC_TERRAFORM_PATH"
+	[[ -n $terraform_latest_bin ]] && clis+=" terraform=$terraform_latest_bin"
+	[[ -n $tofu_bin ]] && clis+=" tofu=$tofu_bin"
+	[[ -n $terraform_oldest_bin ]] && clis+=" terraform=$terraform_oldest_bin=$oldest_smoke"
+	times=$(mktemp "${TMPDIR:-/tmp}/kubeinfer-cli-times.XXXXXX")
 	# -count=1: acceptance results depend on the CLI and cluster, which the
 	# test cache does not track.
-	TF_ACC=1 go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" "${testargs[@]}" $(packages)
+	TF_ACC=1 KUBEINFER_TEST_CLIS=$clis KUBEINFER_TEST_CLI_TIMES=$times \
+		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" "${testargs[@]}" $(packages)
+	rc=$?
+	cli_times "$times"
+	rm -f -- "$times"
+	return $rc
+}
+
+# cli_times FILE: each CLI's share of the go phase, from the lines the test processes wrote
+# (package, CLI, seconds, result): the seconds summed over the packages, which run
+# $TEST_P at a time. The first CLI's share includes the unit tests.
+cli_times() {
+	[[ -s $1 ]] || return 0
+	echo "time under each CLI, summed over the packages (go test -p $TEST_P):"
+	awk -F'\t' '{ n = split($2, p, "/"); cli = p[n]; if (!(cli in s)) order[++k] = cli; s[cli] += $3; c[cli]++; if ($4 != "ok") f[cli]++ }
+		END { for (i = 1; i <= k; i++) { x = order[i]; printf "    %-28s %6.0f s in %d packages%s\n", x, s[x], c[x], (f[x] ? ", " f[x] " FAILED" : "") } }' "$1" |
+		tee -a "${cli_summary:-/dev/null}"
 }
 
 phase_faults() {
@@ -213,17 +244,10 @@ phase_terraform-latest-acc() {
 		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" -run '^TestAcc' -skip "$cli_only_skip" "${testargs[@]}" $(packages)
 }
 
-# One create, plan, import and destroy of each kind (the lifecycle tests), under the
-# oldest Terraform the README claims.
+# The oldest Terraform the README claims; the go phase runs the smoke run under it.
 phase_terraform-oldest() {
-	local bin
-	bin=$(scripts/tool.sh terraform-oldest) || return 1
-	"$bin" version | sed -n 1p
-	ensure_assets || return 1
-	TF_ACC=1 TF_ACC_TERRAFORM_PATH=$bin \
-		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" \
-		-run '^(TestAccLeaderWorkerSet_minimalVLLM|TestAccPriorityLevelConfiguration_lifecycle|TestAccFlowSchema_lifecycle|TestAccDisaggregatedSet_lifecycle)$' \
-		"${testargs[@]}" ./internal/leaderworkerset/ ./internal/prioritylevelconfiguration/ ./internal/flowschema/ ./internal/disaggregatedset/
+	terraform_oldest_bin=$(scripts/tool.sh terraform-oldest) || return 1
+	"$terraform_oldest_bin" version | sed -n 1p
 }
 
 phase_tofu() {
@@ -257,6 +281,7 @@ background_phases=" faults "
 results=()
 failed=0
 total_start=$SECONDS
+cli_summary=$(mktemp "${TMPDIR:-/tmp}/kubeinfer-cli-summary.XXXXXX")
 
 # record PHASE RC TOOK [NOTE]: the phase's line of the summary.
 record() {
@@ -314,5 +339,10 @@ done
 
 printf '\n==> summary\n'
 printf '    %s\n' "${results[@]}"
+if [[ -s $cli_summary ]]; then
+	echo "    go phase, time under each CLI (summed over the packages):"
+	sed 's/^/    /' "$cli_summary"
+fi
+rm -f -- "$cli_summary"
 printf '    %-21s %-7s %5d s\n' total "$( ((failed)) && echo FAILED || echo ok)" $((SECONDS - total_start))
 exit $failed

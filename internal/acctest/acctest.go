@@ -2,9 +2,12 @@ package acctest
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -128,7 +131,7 @@ func Main(m *testing.M) {
 		os.Exit(130)
 	}()
 
-	code := m.Run()
+	code := runUnderCLIs(m)
 	signal.Stop(sigs)
 	if err := stopShared(); err != nil {
 		fmt.Fprintf(os.Stderr, "acctest: stopping the test cluster: %v\n", err)
@@ -150,4 +153,143 @@ func stopShared() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// EnvCLIs lists the CLIs the acceptance tests run under, one after another in the same test
+// process, so that each profile's cluster starts once for all of them: whitespace-separated
+// entries KIND=PATH or KIND=PATH=RUN, where KIND is terraform or tofu and RUN, if given, is a
+// -run pattern that limits that CLI's run to the tests it matches (a smoke run). The first CLI
+// runs every test of the package; the others run the acceptance tests (TestAcc*, or the -run
+// pattern given to go test). Unset, the tests run once, under TF_ACC_TERRAFORM_PATH or the
+// terraform on PATH, as terraform-plugin-testing finds it.
+const EnvCLIs = "KUBEINFER_TEST_CLIS"
+
+// EnvCLITimes names a file to which each run under a CLI of EnvCLIs appends one line:
+// package, CLI path, seconds and result, tab-separated (scripts/test.sh sums them per CLI).
+const EnvCLITimes = "KUBEINFER_TEST_CLI_TIMES"
+
+// cli is one entry of EnvCLIs.
+type cli struct {
+	kind, path, run string
+}
+
+// String names the CLI by its file name (terraform-v1.14.3), or by its path when the file
+// name says no more than the kind.
+func (c cli) String() string {
+	if base := filepath.Base(c.path); base != c.kind {
+		return base
+	}
+	return c.path
+}
+
+// parseCLIs reads EnvCLIs.
+func parseCLIs(v string) ([]cli, error) {
+	var out []cli
+	for _, entry := range strings.Fields(v) {
+		parts := strings.SplitN(entry, "=", 3)
+		if len(parts) < 2 || (parts[0] != "terraform" && parts[0] != "tofu") || parts[1] == "" {
+			return nil, fmt.Errorf("%s: %q is not terraform=PATH, tofu=PATH or KIND=PATH=RUN", EnvCLIs, entry)
+		}
+		c := cli{kind: parts[0], path: parts[1]}
+		if len(parts) == 3 {
+			c.run = parts[2]
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// cliRun counts the runs under the CLIs of EnvCLIs: 0 during the first.
+var cliRun atomic.Int32
+
+// SkipAfterFirstCLI skips a test that runs no Terraform CLI (it compares the provider's
+// validation with dry-run requests, or checks the cluster itself) in every run but the first
+// when the tests run under several CLIs (EnvCLIs): its result cannot depend on the CLI.
+func SkipAfterFirstCLI(t testing.TB) {
+	t.Helper()
+	if cliRun.Load() > 0 {
+		t.Skip("runs no Terraform CLI: it ran under the first CLI of " + EnvCLIs)
+	}
+}
+
+// runUnderCLIs runs the tests once, or once per CLI of EnvCLIs (testing.M.Run may be called
+// more than once: go.dev/issue/23129), and returns the exit code of the first failing run.
+func runUnderCLIs(m *testing.M) int {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	clis, err := parseCLIs(os.Getenv(EnvCLIs))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "acctest:", err)
+		return 2
+	}
+	if len(clis) == 0 {
+		return m.Run()
+	}
+	runFlag := flag.Lookup("test.run")
+	userRun := ""
+	if runFlag != nil {
+		userRun = runFlag.Value.String()
+	}
+	code := 0
+	for i, c := range clis {
+		cliRun.Store(int32(i))
+		pattern := userRun
+		switch {
+		case c.run != "":
+			pattern = c.run
+		case i > 0 && userRun == "":
+			pattern = "^TestAcc"
+		}
+		if runFlag != nil {
+			if err := runFlag.Value.Set(pattern); err != nil {
+				fmt.Fprintln(os.Stderr, "acctest:", err)
+				return 2
+			}
+		}
+		useCLI(c)
+		fmt.Printf("=== acctest: the tests under %s (%s)\n", c, c.kind)
+		start := time.Now()
+		rc := m.Run()
+		took := time.Since(start)
+		result := "ok"
+		if rc != 0 {
+			result = "FAIL"
+			if code == 0 {
+				code = rc
+			}
+		}
+		fmt.Printf("=== acctest: under %s (%s): %s in %.1f s\n", c, c.kind, result, took.Seconds())
+		recordCLITime(c, took, result)
+	}
+	return code
+}
+
+// useCLI points terraform-plugin-testing at the CLI. OpenTofu resolves the provider on
+// registry.opentofu.org; without these terraform-plugin-testing's configuration uses the
+// legacy "-" namespace there.
+func useCLI(c cli) {
+	_ = os.Setenv("TF_ACC_TERRAFORM_PATH", c.path)
+	if c.kind == "tofu" {
+		_ = os.Setenv("TF_ACC_PROVIDER_HOST", "registry.opentofu.org")
+		_ = os.Setenv("TF_ACC_PROVIDER_NAMESPACE", "kubeinfer")
+	} else {
+		_ = os.Unsetenv("TF_ACC_PROVIDER_HOST")
+		_ = os.Unsetenv("TF_ACC_PROVIDER_NAMESPACE")
+	}
+}
+
+func recordCLITime(c cli, took time.Duration, result string) {
+	name := os.Getenv(EnvCLITimes)
+	if name == "" {
+		return
+	}
+	pkg, _ := os.Getwd() // go test runs a package's tests in its folder
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "acctest:", err)
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s\t%s\t%.1f\t%s\n", filepath.Base(pkg), c.path, took.Seconds(), result)
 }

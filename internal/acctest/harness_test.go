@@ -25,6 +25,7 @@ func TestMain(m *testing.M) { acctest.Main(m) }
 var plcGVR = schema.GroupVersionResource{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Resource: "prioritylevelconfigurations"}
 
 func TestAccHarness_bootstrapPriorityLevels(t *testing.T) {
+	acctest.SkipAfterFirstCLI(t)
 	c := acctest.Cluster(t)
 	want := []string{"catch-all", "exempt", "global-default", "leader-election", "node-high", "system", "workload-high", "workload-low"}
 
@@ -75,6 +76,7 @@ func TestAccHarness_bootstrapPriorityLevels(t *testing.T) {
 }
 
 func TestAccHarness_dryRunValidation(t *testing.T) {
+	acctest.SkipAfterFirstCLI(t)
 	c := acctest.Cluster(t)
 	obj := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "flowcontrol.apiserver.k8s.io/v1",

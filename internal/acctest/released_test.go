@@ -19,6 +19,7 @@ var lwsGVR = schema.GroupVersionResource{Group: "leaderworkerset.x-k8s.io", Vers
 
 // The ReleasedLWS profile runs the simulated GPU nodes, Ready, in two zones.
 func TestAccHarness_releasedNodes(t *testing.T) {
+	acctest.SkipAfterFirstCLI(t)
 	c := acctest.Cluster(t)
 	nodes, err := c.Clientset().CoreV1().Nodes().List(context.Background(), metav1.ListOptions{})
 	if err != nil {
@@ -52,6 +53,7 @@ func TestAccHarness_releasedNodes(t *testing.T) {
 
 // The released LWS webhooks default and validate; the CRD is the release's (no groupIdentity).
 func TestAccHarness_releasedWebhooks(t *testing.T) {
+	acctest.SkipAfterFirstCLI(t)
 	c := acctest.Cluster(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -95,6 +97,7 @@ func TestAccHarness_releasedWebhooks(t *testing.T) {
 // toleration of the GPU taint) and turns Ready under KWOK; a pod asking for more GPUs than any
 // node has stays Pending with the scheduler's reason.
 func TestAccHarness_releasedScheduling(t *testing.T) {
+	acctest.SkipAfterFirstCLI(t)
 	c := acctest.Cluster(t)
 	cs := c.Clientset()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -41,6 +41,7 @@ const parityCases = 320
 // and where a set name too long for the LeaderWorkerSets' labels is reported on metadata.name
 // rather than on the generated labels.
 func TestAccDisaggregatedSet_parity(t *testing.T) {
+	acctest.SkipAfterFirstCLI(t)
 	c := acctest.Cluster(t)
 	dsRI := c.Dynamic().Resource(disaggregatedset.Kind.GVR()).Namespace("default")
 	lwsRI := c.Dynamic().Resource(lwsv1.GroupVersion.WithResource("leaderworkersets")).Namespace("default")

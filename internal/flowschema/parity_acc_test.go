@@ -33,6 +33,7 @@ type parityCase struct {
 // server on a generated corpus: every FlowSchema rule with its just-valid and just-invalid
 // values, on several valid bases, plus the mandatory schemas.
 func TestAccFlowSchema_parity(t *testing.T) {
+	acctest.SkipAfterFirstCLI(t)
 	c := acctest.Cluster(t)
 	t.Parallel()
 	cases := fsCorpus()

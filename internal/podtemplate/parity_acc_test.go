@@ -142,6 +142,7 @@ type ruleCounts struct{ total, valid, invalid, agree, divergent, pathMismatch in
 // provider must reject them and the server must accept them). Field-path
 // differences of rejected templates are logged, not failed.
 func TestAccParityWithAPIServer(t *testing.T) {
+	acctest.SkipAfterFirstCLI(t)
 	c := acctest.Cluster(t)
 	cfg := c.RESTConfig()
 	cfg.QPS, cfg.Burst = 1000, 1000

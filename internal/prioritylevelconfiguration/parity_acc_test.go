@@ -35,6 +35,7 @@ func ptr32(v int32) *int32 { return &v }
 // the real API server on a generated corpus: every rule of pkg/apis/flowcontrol/validation (kubernetes v1.37.2) with its
 // just-valid and just-invalid values, on several valid bases.
 func TestAccPriorityLevelConfiguration_parity(t *testing.T) {
+	acctest.SkipAfterFirstCLI(t)
 	c := acctest.Cluster(t)
 	t.Parallel()
 	cases := plcCorpus()
