@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
 )
 
 // TestAccLeaderWorkerSetDataSource_basic: the data source reads the LeaderWorkerSet the resource
@@ -17,7 +18,7 @@ func TestAccLeaderWorkerSetDataSource_basic(t *testing.T) {
 	const name = "acc-vllm-ds"
 	const ds = "data.kubeinfer_leaderworkerset.test"
 	lwsClient(t) // the LWS controller brings the groups up
-	cfg := acctest.ProviderConfig(t) + vllm(name, smallGPU...) + `
+	cfg := acctest.ProviderConfig(t) + vllm(lwsfixture.VLLM(name, 2, 4, lwsfixture.SmallGPU)) + `
 data "kubeinfer_leaderworkerset" "test" {
   metadata = {
     name      = kubeinfer_leaderworkerset.test.metadata.name

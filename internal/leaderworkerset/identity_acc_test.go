@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
 )
 
 // Resource identity (Terraform 1.12+): every response carries the object's namespace and
@@ -23,7 +24,7 @@ func TestAccLeaderWorkerSet_identity(t *testing.T) {
 		"name":      knownvalue.StringExact(name),
 	})
 	cfg := func(image string) string {
-		return pc + vllm(name, with(smallGPU, "replicas=1", "size=2", "image="+image)...)
+		return pc + vllm(lwsfixture.VLLM(name, 1, 2, lwsfixture.SmallGPU, lwsfixture.Image(image)))
 	}
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},

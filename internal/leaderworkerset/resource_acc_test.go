@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -19,7 +18,10 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
+	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
+	"k8s.io/utils/ptr"
 )
 
 func TestMain(m *testing.M) { acctest.Main(m) }
@@ -34,99 +36,10 @@ func TestMain(m *testing.M) { acctest.Main(m) }
 
 const addr = "kubeinfer_leaderworkerset.test"
 
-// vllm is a realistic multi-node vLLM deployment: leader and workers with GPUs, /dev/shm as a
-// memory emptyDir, zone spreading, a readiness probe and the Hugging Face token from a Secret.
-// Options (key=value): image, replicas, size, gpus, memory and cpu (per pod), top (extra
-// top-level attributes), extra_spec (extra spec attributes), lwt (extra leader_worker_template
-// attributes), spread (the leader's when_unsatisfiable).
-func vllm(name string, opts ...string) string {
-	o := map[string]string{
-		"image": "vllm/vllm-openai:v0.11.0", "replicas": "2", "size": "4", "gpus": "8", "memory": "1124Gi", "cpu": "125",
-		"top": "", "extra_spec": "", "lwt": "", "spread": "ScheduleAnyway",
-	}
-	for _, kv := range opts {
-		k, v, _ := strings.Cut(kv, "=")
-		if _, ok := o[k]; !ok {
-			panic("vllm: unknown option " + k)
-		}
-		o[k] = v
-	}
-	return fmt.Sprintf(`
-resource "kubeinfer_leaderworkerset" "test" {
-  %[4]s
-  metadata = {
-    name      = %[1]q
-    namespace = "default"
-    labels    = { app = "vllm" }
-  }
-  spec = {
-    replicas = %[3]s
-    %[5]s
-    leader_worker_template = {
-      size = %[6]s
-      %[10]s
-      leader_template = {
-        metadata = { labels = { role = "leader" } }
-        spec = {
-          containers = [{
-            name    = "vllm-leader"
-            image   = %[2]q
-            command = ["sh", "-c", "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh leader --ray_cluster_size=$(LWS_GROUP_SIZE); python3 -m vllm.entrypoints.openai.api_server --port 8080 --model meta-llama/Meta-Llama-3.1-405B-Instruct --tensor-parallel-size 8 --pipeline_parallel_size 2"]
-            env = [{
-              name = "HF_TOKEN"
-              value_from = { secret_key_ref = { name = "hf-token", key = "token" } }
-            }]
-            ports = [{ container_port = 8080 }, { name = "metrics", container_port = 8081, protocol = "TCP" }]
-            resources = {
-              limits   = { "nvidia.com/gpu" = %[7]q, memory = %[8]q, "ephemeral-storage" = "800Gi" }
-              requests = { "nvidia.com/gpu" = %[7]q, "ephemeral-storage" = "800Gi", cpu = %[9]q }
-            }
-            readiness_probe = {
-              tcp_socket            = { port = "8080" }
-              initial_delay_seconds = 15
-              period_seconds        = 10
-            }
-            volume_mounts = [{ mount_path = "/dev/shm", name = "dshm" }]
-          }]
-          topology_spread_constraints = [{
-            max_skew           = 1
-            topology_key       = "topology.kubernetes.io/zone"
-            when_unsatisfiable = %[11]q
-            label_selector     = { match_labels = { role = "leader", "leaderworkerset.sigs.k8s.io/name" = %[1]q } }
-          }]
-          volumes = [{ name = "dshm", empty_dir = { medium = "Memory", size_limit = "15Gi" } }]
-        }
-      }
-      worker_template = {
-        spec = {
-          containers = [{
-            name    = "vllm-worker"
-            image   = %[2]q
-            command = ["sh", "-c", "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh worker --ray_address=$(LWS_LEADER_ADDRESS)"]
-            env = [{
-              name = "HF_TOKEN"
-              value_from = { secret_key_ref = { name = "hf-token", key = "token" } }
-            }]
-            resources = {
-              limits   = { "nvidia.com/gpu" = %[7]q, memory = %[8]q, "ephemeral-storage" = "800Gi" }
-              requests = { "nvidia.com/gpu" = %[7]q, "ephemeral-storage" = "800Gi", cpu = "500m" }
-            }
-            volume_mounts = [{ mount_path = "/dev/shm", name = "dshm" }]
-          }]
-          volumes = [{ name = "dshm", empty_dir = { medium = "Memory", size_limit = "15Gi" } }]
-        }
-      }
-    }
-  }
-}
-`, name, o["image"], o["replicas"], o["top"], o["extra_spec"], o["size"], o["gpus"], o["memory"], o["cpu"], o["lwt"], o["spread"])
-}
-
-// smallGPU sizes the pods of vllm so that several fit a node (2 GPUs, 128Gi, 16 CPUs).
-var smallGPU = []string{"gpus=2", "memory=128Gi", "cpu=16"}
-
-func with(base []string, more ...string) []string {
-	return append(append([]string{}, base...), more...)
+// vllm is obj (lwsfixture.VLLM) as the resource kubeinfer_leaderworkerset.test, with the
+// top-level attributes top (force_conflicts, manage_replicas, timeouts, ...).
+func vllm(obj *lwsv1.LeaderWorkerSet, top ...string) string {
+	return acctest.ObjectHCL(leaderworkerset.Kind.Node(), "kubeinfer_leaderworkerset", "test", obj, top...)
 }
 
 // lwsClient is the LeaderWorkerSet client of the ReleasedLWS cluster.
@@ -142,7 +55,7 @@ func TestAccLeaderWorkerSet_minimalVLLM(t *testing.T) {
 	name := "acc-vllm-minimal"
 	lwsClient(t)
 	pc := acctest.ProviderConfig(t)
-	cfg := pc + vllm(name)
+	cfg := pc + vllm(lwsfixture.VLLM(name, 2, 4))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             controllerCleanedUp(t, name),
@@ -179,15 +92,21 @@ func TestAccLeaderWorkerSet_lifecycle(t *testing.T) {
 	name := "acc-vllm"
 	c := lwsClient(t)
 	pc := acctest.ProviderConfig(t)
-	base := with(smallGPU, "size=2")
+	v := func(image string, replicas int32, opts ...lwsfixture.Option) *lwsv1.LeaderWorkerSet {
+		return lwsfixture.VLLM(name, replicas, 2, append([]lwsfixture.Option{lwsfixture.SmallGPU, lwsfixture.Image(image)}, opts...)...)
+	}
+	const v0, v1 = "vllm/vllm-openai:v0.11.0", "vllm/vllm-openai:v0.11.1"
+	subGroups := func(l *lwsv1.LeaderWorkerSet) {
+		l.Spec.LeaderWorkerTemplate.SubGroupPolicy = &lwsv1.SubGroupPolicy{SubGroupSize: ptr.To[int32](2)}
+	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             controllerCleanedUp(t, name),
 		Steps: []resource.TestStep{
-			{Config: pc + vllm(name, base...)},
-			{Config: pc + vllm(name, base...), PlanOnly: true},
+			{Config: pc + vllm(v(v0, 2))},
+			{Config: pc + vllm(v(v0, 2)), PlanOnly: true},
 			{ // update in place: a real rollout to the new image and a third group
-				Config: pc + vllm(name, with(base, "image=vllm/vllm-openai:v0.11.1", "replicas=3")...),
+				Config: pc + vllm(v(v1, 3)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 				}},
@@ -205,7 +124,7 @@ func TestAccLeaderWorkerSet_lifecycle(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config: pc + vllm(name, with(base, "image=vllm/vllm-openai:v0.11.1", "replicas=3", "top=force_conflicts = true")...),
+				Config: pc + vllm(v(v1, 3), "force_conflicts = true"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 				}},
@@ -220,18 +139,18 @@ func TestAccLeaderWorkerSet_lifecycle(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config: pc + vllm(name, with(base, "image=vllm/vllm-openai:v0.11.1", "replicas=3")...),
+				Config: pc + vllm(v(v1, 3)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
 				}},
 			},
 			{ // a field the webhook makes immutable plans a replacement instead of failing at apply
-				Config: pc + vllm(name, with(base, "image=vllm/vllm-openai:v0.11.1", "replicas=3", "lwt=sub_group_policy = { sub_group_size = 2 }")...),
+				Config: pc + vllm(v(v1, 3, subGroups)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 				}},
 			},
-			{Config: pc + vllm(name, with(base, "image=vllm/vllm-openai:v0.11.1", "replicas=3", "lwt=sub_group_policy = { sub_group_size = 2 }")...), PlanOnly: true},
+			{Config: pc + vllm(v(v1, 3, subGroups)), PlanOnly: true},
 		},
 	})
 }
@@ -247,23 +166,30 @@ func TestAccLeaderWorkerSet_newerFieldOnReleasedCRD(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:      pc + vllm(name, with(smallGPU, "size=2", `extra_spec=group_identity = "Hash"`)...),
+				Config: pc + vllm(lwsfixture.VLLM(name, 2, 2, lwsfixture.SmallGPU, func(l *lwsv1.LeaderWorkerSet) {
+					l.Spec.GroupIdentity = lwsv1.GroupIdentityHash
+				})),
 				ExpectError: regexp.MustCompile(`(?s)spec\.group_identity.*groupIdentity.*(not declare|newer)`),
 			},
 			{
-				Config:      pc + vllm(name, with(smallGPU, "size=2", "lwt=max_group_restarts = 3")...),
+				Config: pc + vllm(lwsfixture.VLLM(name, 2, 2, lwsfixture.SmallGPU, func(l *lwsv1.LeaderWorkerSet) {
+					l.Spec.LeaderWorkerTemplate.MaxGroupRestarts = ptr.To[int32](3)
+				})),
 				ExpectError: regexp.MustCompile(`(?s)spec\.leader_worker_template\.max_group_restarts.*maxGroupRestarts.*(not declare|newer)`),
 			},
 		},
 	})
 }
 
+// unsetReplicas leaves spec.replicas to the autoscaler (with manage_replicas = false).
+func unsetReplicas(l *lwsv1.LeaderWorkerSet) { l.Spec.Replicas = nil }
+
 func TestAccLeaderWorkerSet_autoscaledReplicas(t *testing.T) {
 	name := "acc-vllm-hpa"
 	c := lwsClient(t)
 	pc := acctest.ProviderConfig(t)
 	cfg := func(image string) string {
-		return strings.Replace(vllm(name, with(smallGPU, "size=2", "top=manage_replicas = false", "image="+image)...), "replicas = 2\n", "", 1)
+		return vllm(lwsfixture.VLLM(name, 0, 2, lwsfixture.SmallGPU, lwsfixture.Image(image), unsetReplicas), "manage_replicas = false")
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,

@@ -22,7 +22,11 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
+	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube/kubetest"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 )
 
 // Labels the LWS controller puts on the pods of a group.
@@ -224,8 +228,10 @@ func TestAccLeaderWorkerSet_rollingUpdate(t *testing.T) {
 	lwsClient(t)
 	pc := acctest.ProviderConfig(t)
 	cfg := func(image string) string {
-		return pc + vllm(name, with(smallGPU, "image="+image, "replicas="+strconv.Itoa(replicas), "size="+strconv.Itoa(size),
-			fmt.Sprintf("extra_spec=rollout_strategy = { type = \"RollingUpdate\", rolling_update_configuration = { max_surge = \"%d\", max_unavailable = \"%d\" } }", maxSurge, maxUnavailable))...)
+		return pc + vllm(lwsfixture.VLLM(name, replicas, size, lwsfixture.SmallGPU, lwsfixture.Image(image), func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.RolloutStrategy = lwsv1.RolloutStrategy{Type: lwsv1.RollingUpdateStrategyType, RollingUpdateConfiguration: &lwsv1.RollingUpdateConfiguration{
+				MaxSurge: intstr.FromString(strconv.Itoa(maxSurge)), MaxUnavailable: intstr.FromString(strconv.Itoa(maxUnavailable))}}
+		}))
 	}
 	var gw *groupWatch
 	resource.Test(t, resource.TestCase{
@@ -271,7 +277,7 @@ func TestAccLeaderWorkerSet_groupRestart(t *testing.T) {
 	const name = "acc-vllm-restart"
 	lwsClient(t)
 	pc := acctest.ProviderConfig(t)
-	cfg := pc + vllm(name, with(smallGPU, "size=3")...)
+	cfg := pc + vllm(lwsfixture.VLLM(name, 2, 3, lwsfixture.SmallGPU))
 	var leaderUID string
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
@@ -328,26 +334,25 @@ func TestAccLeaderWorkerSet_unschedulable(t *testing.T) {
 	pc := acctest.ProviderConfig(t)
 	cases := []struct {
 		name, want string
-		opts       []string
+		obj        *lwsv1.LeaderWorkerSet
 	}{
 		{ // more GPUs than any node has
 			name: "acc-vllm-16gpu",
-			opts: []string{"gpus=16", "size=2", "replicas=1", `top=timeouts = { create = "8s", update = "6s" }`},
+			obj:  lwsfixture.VLLM("acc-vllm-16gpu", 1, 2, lwsfixture.Resources("16", "1124Gi", "125")),
 			want: `(?s)timed out waiting for the rollout.*group 0: 0/2 pods ready.*Insufficient nvidia\.com/gpu`,
 		},
 		{ // leaders spread over 3 zones with DoNotSchedule, and only 2 zones exist
 			name: "acc-vllm-3zones",
-			opts: with(smallGPU, "size=1", "replicas=3", "spread=DoNotSchedule", `top=timeouts = { create = "8s", update = "6s" }`),
+			obj: lwsfixture.VLLM("acc-vllm-3zones", 3, 1, lwsfixture.SmallGPU, lwsfixture.Spread(corev1.DoNotSchedule), func(l *lwsv1.LeaderWorkerSet) {
+				l.Spec.LeaderWorkerTemplate.LeaderTemplate.Spec.TopologySpreadConstraints[0].MinDomains = ptr.To[int32](3)
+			}),
 			want: `(?s)timed out waiting for the rollout.*group \d: 0/1 pods ready.*topology spread constraints`,
 		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel() // each case mostly waits for its own rollout timeout
-			cfg := vllm(tc.name, tc.opts...)
-			if strings.Contains(tc.name, "3zones") {
-				cfg = strings.Replace(cfg, `when_unsatisfiable = "DoNotSchedule"`, "when_unsatisfiable = \"DoNotSchedule\"\n            min_domains        = 3", 1)
-			}
+			cfg := vllm(tc.obj, `timeouts = { create = "8s", update = "6s" }`)
 			var warnings kubetest.Warnings
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: warnings.Factories(acctest.ProviderFactories),

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube/kubetest"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
 )
 
 // The takeover tests: another field manager changes fields the configuration declares; the
@@ -113,7 +113,7 @@ func TestAccLeaderWorkerSet_takeoverUpdateManager(t *testing.T) {
 	name := "acc-takeover-update"
 	c := lwsClient(t)
 	pc := acctest.ProviderConfig(t)
-	cfg := pc + vllm(name, with(smallGPU, "size=2")...)
+	cfg := pc + vllm(lwsfixture.VLLM(name, 2, 2, lwsfixture.SmallGPU))
 	var w kubetest.Warnings
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
@@ -171,7 +171,7 @@ func TestAccLeaderWorkerSet_takeoverApplyManager(t *testing.T) {
 	name := "acc-takeover-apply"
 	c := lwsClient(t)
 	pc := acctest.ProviderConfig(t)
-	cfg := pc + vllm(name, with(smallGPU, "size=2")...)
+	cfg := pc + vllm(lwsfixture.VLLM(name, 2, 2, lwsfixture.SmallGPU))
 	var w kubetest.Warnings
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
@@ -221,8 +221,8 @@ func TestAccLeaderWorkerSet_takeoverOptOut(t *testing.T) {
 	name := "acc-takeover-optout"
 	c := lwsClient(t)
 	pc := acctest.ProviderConfig(t)
-	shared := pc + vllm(name, with(smallGPU, "size=2", "top=force_conflicts = false")...)
-	cfg := pc + vllm(name, with(smallGPU, "size=2")...)
+	shared := pc + vllm(lwsfixture.VLLM(name, 2, 2, lwsfixture.SmallGPU), "force_conflicts = false")
+	cfg := pc + vllm(lwsfixture.VLLM(name, 2, 2, lwsfixture.SmallGPU))
 	var w kubetest.Warnings
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
@@ -264,7 +264,7 @@ func TestAccLeaderWorkerSet_takeoverKeepsAutoscalerReplicas(t *testing.T) {
 	name := "acc-takeover-hpa"
 	c := lwsClient(t)
 	pc := acctest.ProviderConfig(t)
-	cfg := pc + strings.Replace(vllm(name, with(smallGPU, "size=2", "top=manage_replicas = false")...), "replicas = 2\n", "", 1)
+	cfg := pc + vllm(lwsfixture.VLLM(name, 0, 2, lwsfixture.SmallGPU, unsetReplicas), "manage_replicas = false")
 	var w kubetest.Warnings
 	scaled := func(replicas int64, owners []string, img string) resource.TestStep {
 		return resource.TestStep{

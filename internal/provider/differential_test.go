@@ -371,7 +371,8 @@ func differentialCorpora() map[string][]runtime.Object {
 			lws(nil),
 			lws(func(o *lwsv1.LeaderWorkerSet) { o.Spec.Replicas = ptr.To[int32](4); o.Labels["tier"] = "gpu" }),
 			lws(func(o *lwsv1.LeaderWorkerSet) {
-				o.Spec.RolloutStrategy.RollingUpdateConfiguration.MaxSurge = intstr.FromString("50%")
+				o.Spec.RolloutStrategy = lwsv1.RolloutStrategy{Type: lwsv1.RollingUpdateStrategyType, RollingUpdateConfiguration: &lwsv1.RollingUpdateConfiguration{
+					MaxUnavailable: intstr.FromInt32(1), MaxSurge: intstr.FromString("50%")}}
 				o.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Image = "vllm/vllm-openai:v0.12.0"
 			}),
 			lws(func(o *lwsv1.LeaderWorkerSet) { o.Spec.LeaderWorkerTemplate.Size = ptr.To[int32](0) }), // invalid
