@@ -21,6 +21,8 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
 )
 
 func TestMain(m *testing.M) { acctest.Main(m) }
@@ -130,69 +132,14 @@ current-context: proxy
 	return counter, kubeconfig
 }
 
-// lwsConfig is n vLLM LeaderWorkerSets (as in the leaderworkerset acceptance tests) without
-// waiting for the rollout (there is no LWS controller).
+// lwsConfig is n vLLM LeaderWorkerSets (lwsfixture.VLLM, as in the leaderworkerset acceptance
+// tests) without waiting for the rollout (there is no LWS controller).
 func lwsConfig(kubeconfig string, n int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "provider \"kubeinfer\" {\n  config_path = %q\n}\n", kubeconfig)
 	for i := range n {
-		fmt.Fprintf(&b, `
-resource "kubeinfer_leaderworkerset" "lws_%[1]d" {
-  wait_for_rollout = false
-  metadata = {
-    name      = "acc-requests-%[1]d"
-    namespace = "default"
-    labels    = { app = "vllm" }
-  }
-  spec = {
-    replicas = 2
-    leader_worker_template = {
-      size = 4
-      leader_template = {
-        metadata = { labels = { role = "leader" } }
-        spec = {
-          containers = [{
-            name    = "vllm-leader"
-            image   = "vllm/vllm-openai:v0.11.0"
-            command = ["sh", "-c", "python3 -m vllm.entrypoints.openai.api_server --port 8080 --tensor-parallel-size 8"]
-            env = [{
-              name       = "HF_TOKEN"
-              value_from = { secret_key_ref = { name = "hf-token", key = "token" } }
-            }]
-            ports = [{ container_port = 8080 }]
-            resources = {
-              limits   = { "nvidia.com/gpu" = "8", memory = "1124Gi" }
-              requests = { "nvidia.com/gpu" = "8", cpu = "125" }
-            }
-            readiness_probe = {
-              tcp_socket            = { port = "8080" }
-              initial_delay_seconds = 15
-              period_seconds        = 10
-            }
-            volume_mounts = [{ mount_path = "/dev/shm", name = "dshm" }]
-          }]
-          volumes = [{ name = "dshm", empty_dir = { medium = "Memory", size_limit = "15Gi" } }]
-        }
-      }
-      worker_template = {
-        spec = {
-          containers = [{
-            name    = "vllm-worker"
-            image   = "vllm/vllm-openai:v0.11.0"
-            command = ["sh", "-c", "ray start --address=$(LWS_LEADER_ADDRESS) --block"]
-            resources = {
-              limits   = { "nvidia.com/gpu" = "8", memory = "1124Gi" }
-              requests = { "nvidia.com/gpu" = "8", cpu = "125" }
-            }
-            volume_mounts = [{ mount_path = "/dev/shm", name = "dshm" }]
-          }]
-          volumes = [{ name = "dshm", empty_dir = { medium = "Memory", size_limit = "15Gi" } }]
-        }
-      }
-    }
-  }
-}
-`, i)
+		b.WriteString("\n" + acctest.ObjectHCL(leaderworkerset.Kind.Node(), "kubeinfer_leaderworkerset", fmt.Sprintf("lws_%d", i),
+			lwsfixture.VLLM(fmt.Sprintf("acc-requests-%d", i), 2, 4), "wait_for_rollout = false"))
 	}
 	return b.String()
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	corev1 "k8s.io/api/core/v1"
@@ -14,6 +13,7 @@ import (
 	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset"
 )
 
@@ -22,17 +22,15 @@ func dsName(i int) string { return fmt.Sprintf("bench-ds-%03d", i) }
 // dsKind is the vLLM prefill/decode pair of examples/disaggregated-serving (Llama 3.1 70B, the
 // KV cache over NIXL): prefill 2 groups of 1 pod, decode 1 group of a leader and a worker, each
 // pod with 8 GPUs, probes, env from a Secret, a memory emptyDir and the GPU toleration, with
-// `wait_for_rollout = false` (the bench cluster runs no DisaggregatedSet controller). The HCL
-// is the example's with its locals written out; the YAML is built from the released Go types
-// (sigs.k8s.io/lws v0.9.0) with the same strings.
+// `wait_for_rollout = false` (the bench cluster runs no DisaggregatedSet controller). HCL and
+// YAML are rendered from one object of the released Go types (sigs.k8s.io/lws v0.9.0), dsVLLM:
+// the example with its locals written out.
 var dsKind = benchKind{
 	Name:     "DS",
 	TypeName: "kubeinfer_disaggregatedset",
 	HCL: func(i int) string {
-		return fmt.Sprintf(dsHCL, fmt.Sprintf("ds_%03d", i), dsName(i),
-			dsPodHCL("prefill", dsPrefillCommand, true, true),
-			dsPodHCL("decode", dsDecodeLeaderCommand, true, true),
-			dsPodHCL("decode", dsDecodeWorkerCommand, false, false))
+		return "\n" + acctest.ObjectHCL(disaggregatedset.Kind.Node(), "kubeinfer_disaggregatedset", fmt.Sprintf("ds_%03d", i), dsVLLM(dsName(i)),
+			"wait_for_rollout = false")
 	},
 	YAML: func(i int) ([]byte, error) {
 		obj := dsVLLM(dsName(i))
@@ -80,99 +78,7 @@ var (
 // dsRouterLabels are the labels a router selects on (llm-d, the Inference Extension).
 var dsRouterLabels = map[string]string{"llm-d.ai/inferenceServing": "true", "llm-d.ai/model": "llama-3-1-70b"}
 
-// hclList writes a list of strings as HCL (Go's quoting is HCL's for these ASCII strings,
-// which hold no "${" or "%{").
-func hclList(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return "[" + strings.Join(q, ", ") + "]"
-}
-
-// dsPodHCL is a pod template of a role: routerLabels adds dsRouterLabels to the role label,
-// probe the readiness probe.
-func dsPodHCL(role string, command []string, routerLabels, probe bool) string {
-	labels := fmt.Sprintf(`{ "llm-d.ai/role" = %q }`, role)
-	if routerLabels {
-		labels = fmt.Sprintf(`{ "llm-d.ai/inferenceServing" = "true", "llm-d.ai/model" = "llama-3-1-70b", "llm-d.ai/role" = %q }`, role)
-	}
-	readiness := ""
-	if probe {
-		readiness = `
-                readiness_probe = {
-                  http_get              = { path = "/health", port = "http" }
-                  initial_delay_seconds = 30
-                  period_seconds        = 10
-                }`
-	}
-	// Indented for its place in dsHCL (worker_template = / leader_template = at 12 spaces).
-	return strings.ReplaceAll(fmt.Sprintf(dsPodTemplateHCL, labels, dsImage, hclList(command), readiness), "\n", "\n  ")
-}
-
-const dsPodTemplateHCL = `{
-            metadata = { labels = %s }
-            spec = {
-              containers = [{
-                name    = "vllm"
-                image   = %q
-                command = %s
-                env = [
-                  { name = "HF_TOKEN", value_from = { secret_key_ref = { name = "hf-token", key = "token" } } },
-                  { name = "VLLM_NIXL_SIDE_CHANNEL_PORT", value = "5600" },
-                ]
-                ports = [
-                  { name = "http", container_port = 8000 },
-                  { name = "nixl", container_port = 5600 },
-                ]
-                resources = {
-                  limits   = { "nvidia.com/gpu" = "8", memory = "512Gi" }
-                  requests = { "nvidia.com/gpu" = "8", cpu = "64", memory = "512Gi" }
-                }%s
-                volume_mounts = [{ name = "dshm", mount_path = "/dev/shm" }]
-              }]
-              tolerations = [{ key = "nvidia.com/gpu", operator = "Exists", effect = "NoSchedule" }]
-              volumes     = [{ name = "dshm", empty_dir = { medium = "Memory", size_limit = "32Gi" } }]
-            }
-          }`
-
-const dsHCL = `
-resource "kubeinfer_disaggregatedset" %q {
-  wait_for_rollout = false
-  metadata = {
-    name      = %q
-    namespace = "default"
-    labels    = { "app.kubernetes.io/part-of" = "inference-platform" }
-  }
-  spec = {
-    roles = [
-      {
-        name = "prefill"
-        spec = {
-          replicas = 2
-          leader_worker_template = {
-            size            = 1
-            worker_template = %s
-          }
-        }
-      },
-      {
-        name = "decode"
-        spec = {
-          replicas = 1
-          leader_worker_template = {
-            size            = 2
-            leader_template = %s
-            worker_template = %s
-          }
-        }
-      },
-    ]
-  }
-}
-`
-
-// dsVLLM is the object of dsHCL as the released Go types.
+// dsVLLM is the pair as the released Go types.
 func dsVLLM(name string) *disaggv1.DisaggregatedSet {
 	pod := func(role string, command []string, routerLabels, probe bool) *corev1.PodTemplateSpec {
 		labels := map[string]string{"llm-d.ai/role": role}

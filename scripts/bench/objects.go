@@ -26,13 +26,13 @@ type benchKind struct {
 func lwsName(i int) string { return fmt.Sprintf("bench-lws-%03d", i) }
 func plcName(i int) string { return fmt.Sprintf("bench-plc-%03d", i) }
 
-// lwsKind is the vLLM LeaderWorkerSet of lwsfixture.VLLM (2 groups of size 4); its HCL is
-// shared with scripts/bench/slope.
+// lwsKind is the vLLM LeaderWorkerSet of lwsfixture.VLLM (2 groups of size 4), as HCL
+// (tfbench.VLLMLeaderWorkerSet, as in scripts/bench/slope) and as YAML.
 var lwsKind = benchKind{
 	Name:     "LWS",
 	TypeName: "kubeinfer_leaderworkerset",
 	HCL: func(i int) string {
-		return "\n" + tfbench.VLLMLeaderWorkerSet(fmt.Sprintf("lws_%03d", i), lwsName(i), tfbench.VLLMWorkerSpec)
+		return "\n" + tfbench.VLLMLeaderWorkerSet(fmt.Sprintf("lws_%03d", i), lwsfixture.VLLM(lwsName(i), 2, 4))
 	},
 	YAML: func(i int) ([]byte, error) {
 		obj := lwsfixture.VLLM(lwsName(i), 2, 4)

@@ -2,44 +2,34 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/scripts/bench/internal/tfbench"
 )
 
-// dims are the lists of the worker template that a case grows, as in BenchmarkPlanCreateScale
-// (internal/leaderworkerset/bench_test.go): containers, env entries of the main container,
-// volumes and tolerations.
-var dims = map[string]func(i int) string{
+// dims add the i-th item to one of the lists of the worker template that a case grows, as in
+// BenchmarkPlanCreateScale (internal/leaderworkerset/bench_test.go): containers, env entries of
+// the main container, volumes and tolerations.
+var dims = map[string]func(spec *corev1.PodSpec, i int){
 	// A sidecar: name, image and a small resources request.
-	"containers": func(i int) string {
-		return fmt.Sprintf(`{ name = "sidecar-%d", image = "busybox:1.37", resources = { requests = { cpu = "10m", memory = "16Mi" } } }`, i)
+	"containers": func(spec *corev1.PodSpec, i int) {
+		spec.Containers = append(spec.Containers, corev1.Container{Name: fmt.Sprintf("sidecar-%d", i), Image: "busybox:1.37",
+			Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{"cpu": resource.MustParse("10m"), "memory": resource.MustParse("16Mi")}}})
 	},
-	"env": func(i int) string {
-		return fmt.Sprintf(`{ name = "VAR_%d", value = "x" }`, i)
+	"env": func(spec *corev1.PodSpec, i int) {
+		spec.Containers[0].Env = append(spec.Containers[0].Env, corev1.EnvVar{Name: fmt.Sprintf("VAR_%d", i), Value: "x"})
 	},
-	"volumes": func(i int) string {
-		return fmt.Sprintf(`{ name = "vol-%d", empty_dir = {} }`, i)
+	"volumes": func(spec *corev1.PodSpec, i int) {
+		spec.Volumes = append(spec.Volumes, corev1.Volume{Name: fmt.Sprintf("vol-%d", i), VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
 	},
-	"tolerations": func(i int) string {
-		return fmt.Sprintf(`{ key = "example.com/t-%d", operator = "Exists", effect = "NoSchedule" }`, i)
+	"tolerations": func(spec *corev1.PodSpec, i int) {
+		spec.Tolerations = append(spec.Tolerations, corev1.Toleration{Key: fmt.Sprintf("example.com/t-%d", i),
+			Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule})
 	},
-}
-
-// items is the HCL list of what the main worker container or the worker template already holds
-// for dim, followed by n generated items, one per line.
-func items(dim string, base []string, n int, indent string) string {
-	var b strings.Builder
-	b.WriteString("[\n")
-	for _, s := range base {
-		b.WriteString(indent + "  " + s + ",\n")
-	}
-	gen := dims[dim]
-	for i := range n {
-		b.WriteString(indent + "  " + gen(i) + ",\n")
-	}
-	b.WriteString(indent + "]")
-	return b.String()
 }
 
 // configFor is a whole configuration: the provider pointed at a port where nothing listens
@@ -47,32 +37,10 @@ func items(dim string, base []string, n int, indent string) string {
 // kubeinfer_leaderworkerset, lwsfixture.VLLM("bench-slope", 2, 4) as in scripts/bench
 // (tfbench.VLLMLeaderWorkerSet), whose worker template has n more items of dim.
 func configFor(dim string, n int) string {
-	list := func(d, indent string, base ...string) string {
-		k := 0
-		if d == dim {
-			k = n
+	obj := lwsfixture.VLLM("bench-slope", 2, 4, func(l *lwsv1.LeaderWorkerSet) {
+		for i := range n {
+			dims[dim](&l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec, i)
 		}
-		return items(d, base, k, indent)
-	}
-	hfToken := `{ name = "HF_TOKEN", value_from = { secret_key_ref = { name = "hf-token", key = "token" } } }`
-	worker := fmt.Sprintf(`{
-              name    = "vllm-worker"
-              image   = "vllm/vllm-openai:v0.11.0"
-              command = ["sh", "-c", "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh worker --ray_address=$(LWS_LEADER_ADDRESS)"]
-              env = %s
-              resources = {
-                limits   = { "nvidia.com/gpu" = "8", memory = "1124Gi", "ephemeral-storage" = "800Gi" }
-                requests = { "nvidia.com/gpu" = "8", "ephemeral-storage" = "800Gi", cpu = "125" }
-              }
-              volume_mounts = [{ mount_path = "/dev/shm", name = "dshm" }]
-            }`, list("env", "              ", hfToken))
-	tolerations := ""
-	if dim == "tolerations" {
-		tolerations = "\n          tolerations = " + list("tolerations", "          ")
-	}
-	workerSpec := "          containers = " + list("containers", "          ", worker) +
-		"\n          volumes = " + list("volumes", "          ", `{ name = "dshm", empty_dir = { medium = "Memory", size_limit = "15Gi" } }`) +
-		tolerations
-	return tfbench.RequiredProviders + "\n" + tfbench.OfflineProvider + "\n" +
-		tfbench.VLLMLeaderWorkerSet("slope", "bench-slope", workerSpec)
+	})
+	return tfbench.RequiredProviders + "\n" + tfbench.OfflineProvider + "\n" + tfbench.VLLMLeaderWorkerSet("slope", obj)
 }
