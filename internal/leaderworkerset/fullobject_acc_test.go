@@ -349,32 +349,12 @@ func joinPath(p, name string) string {
 	return p + "." + name
 }
 
-// fullObjectConfig renders obj as a kubeinfer_leaderworkerset resource "<obj.Name>", with the
-// computed fields null. wait_for_rollout keeps its default (true; the fake controller reports
+// fullObjectConfig renders obj as a kubeinfer_leaderworkerset resource "<obj.Name>", without
+// the computed fields. wait_for_rollout keeps its default (true; the fake controller reports
 // the groups ready): with false, import (which cannot know the setting and assumes the default)
 // would differ from the applied state, and ImportStateVerify would need an ignore list.
-func fullObjectConfig(t *testing.T, obj *lwsv1.LeaderWorkerSet) string {
-	t.Helper()
-	node := leaderworkerset.Kind.Node()
-	v := k8sschema.Encode(node, obj)
-	var attrs map[string]tftypes.Value
-	if err := v.As(&attrs); err != nil {
-		t.Fatal(err)
-	}
-	attrs["status"] = k8sschema.NullValue(node.Field("status"))
-	var meta map[string]tftypes.Value
-	if err := attrs["metadata"].As(&meta); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"uid", "resource_version", "generation"} {
-		meta[k] = k8sschema.NullValue(node.Field("metadata").Field(k))
-	}
-	attrs["metadata"] = tftypes.NewValue(attrs["metadata"].Type(), meta)
-	types := map[string]tftypes.Type{}
-	for k, x := range attrs {
-		types[k] = x.Type()
-	}
-	return acctest.ResourceHCL("kubeinfer_leaderworkerset", obj.Name, tftypes.NewValue(tftypes.Object{AttributeTypes: types}, attrs))
+func fullObjectConfig(obj *lwsv1.LeaderWorkerSet) string {
+	return acctest.ObjectHCL(leaderworkerset.Kind.Node(), "kubeinfer_leaderworkerset", obj.Name, obj)
 }
 
 // TestAccLeaderWorkerSet_fullObject: an object with every field set reads back unchanged:
@@ -391,7 +371,7 @@ func TestAccLeaderWorkerSet_fullObject(t *testing.T) {
 			t.Fatalf("%s is not valid for the provider; fix the test object:\n%v", obj.Name, errs.ToAggregate())
 		}
 		defaulted[obj.Name] = d
-		cfg += fullObjectConfig(t, obj)
+		cfg += fullObjectConfig(obj)
 	}
 	serverHasEverything := func(*terraform.State) error {
 		var failures []string

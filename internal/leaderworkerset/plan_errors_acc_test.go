@@ -51,10 +51,6 @@ func workerTSC(l *lwsv1.LeaderWorkerSet) *corev1.TopologySpreadConstraint {
 	return &w.TopologySpreadConstraints[0]
 }
 
-func workerContainer(l *lwsv1.LeaderWorkerSet) *corev1.Container {
-	return &l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0]
-}
-
 // planErrorCases break one rule each in the vLLM fixture.
 var planErrorCases = []planErrorCase{
 	{"maxSkewZero", func(l *lwsv1.LeaderWorkerSet) { workerTSC(l).MaxSkew = 0 },
@@ -76,13 +72,13 @@ var planErrorCases = []planErrorCase{
 		l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.TopologySpreadConstraints = append(
 			l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.TopologySpreadConstraints, tsc)
 	}, workerSpec + "topology_spread_constraints[", "Duplicate"},
-	{"missingImage", func(l *lwsv1.LeaderWorkerSet) { workerContainer(l).Image = "" },
+	{"missingImage", func(l *lwsv1.LeaderWorkerSet) { lwsfixture.Worker(l).Image = "" },
 		workerSpec + "containers[0].image", "Required"},
 	{"requestsAboveLimits", func(l *lwsv1.LeaderWorkerSet) {
-		workerContainer(l).Resources.Requests["memory"] = apiresource.MustParse("2000Gi")
+		lwsfixture.Worker(l).Resources.Requests["memory"] = apiresource.MustParse("2000Gi")
 	}, workerSpec + "containers[0].resources.requests", "less than or equal to memory limit"},
 	{"gpuRequestNotLimit", func(l *lwsv1.LeaderWorkerSet) {
-		workerContainer(l).Resources.Requests["nvidia.com/gpu"] = apiresource.MustParse("4")
+		lwsfixture.Worker(l).Resources.Requests["nvidia.com/gpu"] = apiresource.MustParse("4")
 	}, workerSpec + "containers[0].resources.requests", "must be equal to nvidia.com/gpu limit"},
 	{"restartPolicyOnFailure", func(l *lwsv1.LeaderWorkerSet) {
 		l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.RestartPolicy = corev1.RestartPolicyOnFailure
@@ -102,7 +98,7 @@ var planErrorCases = []planErrorCase{
 		l.Name = "vllm-" + strings.Repeat("x", 55) // 60 characters
 	}, "metadata.name", "too long for the objects the controller creates"},
 	{"volumeMountOfUnknownVolume", func(l *lwsv1.LeaderWorkerSet) {
-		workerContainer(l).VolumeMounts = append(workerContainer(l).VolumeMounts, corev1.VolumeMount{Name: "models", MountPath: "/models"})
+		lwsfixture.Worker(l).VolumeMounts = append(lwsfixture.Worker(l).VolumeMounts, corev1.VolumeMount{Name: "models", MountPath: "/models"})
 	}, workerSpec + "containers[0].volume_mounts[1].name", "models"},
 	{"maxGroupRestartsWithNone", func(l *lwsv1.LeaderWorkerSet) {
 		l.Spec.LeaderWorkerTemplate.RestartPolicy = lwsv1.NoneRestartPolicy
@@ -121,7 +117,7 @@ func planErrorObject(c planErrorCase) *lwsv1.LeaderWorkerSet {
 // planErrorConfig renders the case's object; the badQuantity case edits the HCL, since a
 // malformed quantity exists only in a configuration.
 func planErrorConfig(t *testing.T, c planErrorCase) string {
-	cfg := fullObjectConfig(t, planErrorObject(c))
+	cfg := fullObjectConfig(planErrorObject(c))
 	if c.name == "badQuantity" {
 		before := cfg
 		cfg = strings.Replace(cfg, `"memory" = "1124Gi"`, `"memory" = "1124 GiB"`, 1)
@@ -197,14 +193,13 @@ func spaced(s string) string {
 func TestAccLeaderWorkerSet_planUnknownSkipsChecks(t *testing.T) {
 	config := func(breakLeader bool) string {
 		obj := lwsfixture.VLLM("acc-plan-unknown", 2, 4)
-		w := workerContainer(obj)
-		w.Resources.Requests = w.Resources.Requests.DeepCopy() // the fixture shares it with the leader
+		w := lwsfixture.Worker(obj)
 		w.Resources.Requests["memory"] = apiresource.MustParse("2000Gi")
 		w.Image = "unknown-image"
 		if breakLeader {
 			obj.Spec.LeaderWorkerTemplate.LeaderTemplate.Spec.TopologySpreadConstraints[0].MaxSkew = 0
 		}
-		cfg := fullObjectConfig(t, obj)
+		cfg := fullObjectConfig(obj)
 		// The worker's image comes from terraform_data.image, whose output is unknown until apply.
 		cfg = strings.Replace(cfg, `"unknown-image"`, `terraform_data.image.output`, 1)
 		if !strings.Contains(cfg, "terraform_data.image.output") {
