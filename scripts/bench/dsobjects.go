@@ -13,8 +13,8 @@ import (
 	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/scripts/bench/internal/tfbench"
 )
 
 func dsName(i int) string { return fmt.Sprintf("bench-ds-%03d", i) }
@@ -29,8 +29,7 @@ var dsKind = benchKind{
 	Name:     "DS",
 	TypeName: "kubeinfer_disaggregatedset",
 	HCL: func(i int) string {
-		return "\n" + acctest.ObjectHCL(disaggregatedset.Kind.Node(), "kubeinfer_disaggregatedset", fmt.Sprintf("ds_%03d", i), dsVLLM(dsName(i)),
-			"wait_for_rollout = false")
+		return "\n" + tfbench.Resource(disaggregatedset.Kind.Node(), "kubeinfer_disaggregatedset", fmt.Sprintf("ds_%03d", i), dsVLLM(dsName(i)))
 	},
 	YAML: func(i int) ([]byte, error) {
 		obj := dsVLLM(dsName(i))
