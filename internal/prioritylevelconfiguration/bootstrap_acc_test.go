@@ -2,6 +2,7 @@ package prioritylevelconfiguration_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -109,11 +110,25 @@ resource "kubeinfer_priority_level_configuration" "mine" {
 func TestAccPriorityLevelConfiguration_adoptBootstrap(t *testing.T) {
 	c := acctest.Cluster(t)
 	plcs := c.Dynamic().Resource(plc.Kind.GVR())
+	builtIn, err := plcs.Get(context.Background(), "workload-low", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() {
-		// Hand the level back to the server, which restores its built-in spec.
-		patch := fmt.Appendf(nil, `{"metadata":{"annotations":{%q:"true"}}}`, plc.AutoUpdateAnnotation)
-		if _, err := plcs.Patch(context.Background(), "workload-low", types.MergePatchType, patch, metav1.PatchOptions{FieldManager: "acctest"}); err != nil {
-			t.Logf("restoring workload-low: %v", err)
+		// Hand the level back to the server with its built-in spec, written as the ensurer writes
+		// it (an update by its field manager), so that the level is as the API server made it.
+		// The ensurer would restore the spec too, but only at its next run (every minute): until
+		// then the tests that follow, such as the apf_capacity example under the next CLI, would
+		// see the adopted shares.
+		patch, err := json.Marshal(map[string]any{
+			"metadata": map[string]any{"annotations": map[string]string{plc.AutoUpdateAnnotation: "true"}},
+			"spec":     builtIn.Object["spec"],
+		})
+		if err == nil {
+			_, err = plcs.Patch(context.Background(), "workload-low", types.MergePatchType, patch, metav1.PatchOptions{FieldManager: ensurerManager})
+		}
+		if err != nil {
+			t.Errorf("restoring workload-low: %v", err)
 		}
 	})
 	serverShares := func(want int64) resource.TestCheckFunc {
