@@ -240,7 +240,7 @@ phase_release() {
 }
 
 # The parity and harness tests never run a CLI (they compare validation with dry-run
-# requests, or check the cluster): the run under the Terraform on PATH covers them.
+# requests, or check the cluster): the go phase runs them once.
 cli_only_skip='[Pp]arity|^TestAccHarness'
 
 phase_terraform-latest() {
@@ -253,7 +253,13 @@ phase_terraform-latest() {
 phase_terraform-latest-acc() {
 	[[ -n ${terraform_latest_bin:-} ]] || phase_terraform-latest || return 1
 	ensure_assets || return 1
-	TF_ACC=1 TF_ACC_TERRAFORM_PATH=$terraform_latest_bin \
+	acc_under terraform "$terraform_latest_bin"
+}
+
+# acc_under KIND CLI: the acceptance tests under that one CLI (acctest.EnvCLIs sets what
+# terraform-plugin-testing needs for it, such as OpenTofu's registry host).
+acc_under() {
+	TF_ACC=1 KUBEINFER_TEST_CLIS="$1=$2" \
 		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" -run '^TestAcc' -skip "$cli_only_skip" "${testargs[@]}" $(packages)
 }
 
@@ -275,11 +281,7 @@ ensure_tofu() {
 phase_tofu-acc() {
 	ensure_tofu || return 1
 	ensure_assets || return 1
-	# OpenTofu resolves the provider on registry.opentofu.org; without these
-	# terraform-plugin-testing's configuration uses the legacy "-" namespace.
-	TF_ACC=1 TF_ACC_TERRAFORM_PATH=$tofu_bin \
-		TF_ACC_PROVIDER_HOST=registry.opentofu.org TF_ACC_PROVIDER_NAMESPACE=kubeinfer \
-		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" -run '^TestAcc' -skip "$cli_only_skip" "${testargs[@]}" $(packages)
+	acc_under tofu "$tofu_bin"
 }
 
 phase_tofu-examples() {
