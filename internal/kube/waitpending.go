@@ -58,17 +58,33 @@ func waitPendingValue(pending bool) []byte {
 
 // WithWaitPending returns private (the framework's encoding) with the marker set or removed.
 func WithWaitPending(private []byte, pending bool) []byte {
+	return editPrivate(private, func(m map[string][]byte) {
+		if pending {
+			m[privateWaitPending] = waitPendingValue(true)
+		} else {
+			delete(m, privateWaitPending)
+		}
+	})
+}
+
+// WithoutPrivateKey returns private (the framework's encoding) without key.
+func WithoutPrivateKey(private []byte, key string) []byte {
+	if len(private) == 0 {
+		return private
+	}
+	return editPrivate(private, func(m map[string][]byte) { delete(m, key) })
+}
+
+// editPrivate decodes private, lets edit change it and encodes it again; an empty result is
+// no private state at all.
+func editPrivate(private []byte, edit func(map[string][]byte)) []byte {
 	m := map[string][]byte{}
 	if len(private) > 0 {
 		if err := json.Unmarshal(private, &m); err != nil {
 			return private // not ours to rewrite
 		}
 	}
-	if pending {
-		m[privateWaitPending] = waitPendingValue(true)
-	} else {
-		delete(m, privateWaitPending)
-	}
+	edit(m)
 	if len(m) == 0 {
 		return nil
 	}

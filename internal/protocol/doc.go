@@ -16,6 +16,8 @@
 // building tftypes values, and reads an object's name and resourceVersion from a state without
 // decoding the rest.
 //
-// The provider's differential test (TestFastPathAgreesWithFramework in package provider)
-// requires this server and the plain framework server to answer every kind's corpus the same.
+// The provider's differential tests require this server and the plain framework server to
+// answer every kind's corpus the same: TestFastPathAgreesWithFramework for the RPCs that need
+// no cluster, TestAccFastPathAgreesWithFramework_cluster for reads, creates, updates, imports
+// and deletes on the test cluster (both in package provider).
 package protocol

@@ -419,12 +419,18 @@ func (s *server) UpgradeResourceState(ctx context.Context, req *tfprotov6.Upgrad
 	return resp, nil
 }
 
+// importBeforeReadKey is the framework's private-state marker of a state that
+// ImportResourceState has just returned; the ReadResource that follows clears it
+// (terraform-plugin-framework v1.19.0 internal/privatestate ImportBeforeReadKey and
+// internal/fwserver/server_readresource.go), and so does this server's.
+const importBeforeReadKey = ".import_before_read"
+
 func (s *server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
 	f := s.lookup(ctx, req.TypeName)
 	if f == nil {
 		return s.ProviderServer.ReadResource(ctx, req)
 	}
-	resp := &tfprotov6.ReadResourceResponse{Private: req.Private, NewState: req.CurrentState}
+	resp := &tfprotov6.ReadResourceResponse{Private: kube.WithoutPrivateKey(req.Private, importBeforeReadKey), NewState: req.CurrentState}
 	r := s.configured(f)
 	// The state records the resourceVersion of the object it was computed from: when the
 	// server still holds that version, nothing changed and the state stands as it is, without
@@ -439,6 +445,7 @@ func (s *server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRe
 			}
 			if removed {
 				resp.NewState = nullState(f.typ)
+				resp.NewIdentity = req.CurrentIdentity // as the framework answers for a removed resource
 				return resp, nil
 			}
 			if u.GetResourceVersion() == rv {
@@ -470,6 +477,7 @@ func (s *server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRe
 	}
 	if removed {
 		newState = tftypes.NewValue(f.typ, nil)
+		resp.NewIdentity = req.CurrentIdentity
 	} else {
 		resp.NewIdentity = protoIdentity(f.res.IdentityOf(newState))
 	}
@@ -518,9 +526,7 @@ func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyRe
 		}
 	}
 	resp.Diagnostics = toProtoDiags(diags)
-	if !newState.IsNull() {
-		resp.NewIdentity = protoIdentity(f.res.IdentityOf(newState))
-	}
+	resp.NewIdentity = protoIdentity(f.res.IdentityOf(newState)) // null once deleted, as the framework answers
 	dv, err := tfprotov6.NewDynamicValue(f.typ, newState)
 	if err != nil {
 		resp.Diagnostics = append(resp.Diagnostics, errorDiag("Cannot encode the state", err.Error()))

@@ -37,8 +37,8 @@ import (
 // no-change plans, updates and invalid objects. The configurations are the ones
 // -generate-config-out writes, so they satisfy the schema: Terraform itself rejects a
 // configuration without a required attribute before asking the provider (the framework repeats
-// that check; the fast path leaves it to Terraform). ReadResource and ApplyResourceChange need a
-// cluster; the acceptance tests run them on the fast path. The framework path is slow on the
+// that check; the fast path leaves it to Terraform). ReadResource, ApplyResourceChange and
+// ImportResourceState need a cluster: TestAccFastPathAgreesWithFramework_cluster compares them. The framework path is slow on the
 // kinds with pod templates (seconds per DisaggregatedSet), which is why the fast path exists and
 // why their corpora are short.
 func TestFastPathAgreesWithFramework(t *testing.T) {
@@ -248,10 +248,14 @@ func diagnosticsSummary(diags []*tfprotov6.Diagnostic) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// stateJSON is the state as Terraform stores it (attribute names to JSON values).
+// stateJSON is the state as Terraform stores it (attribute names to JSON values). A planned
+// state may hold unknown values, which no stored state has: they become "(unknown)".
 func stateJSON(v tftypes.Value) ([]byte, error) {
 	var convert func(v tftypes.Value) (any, error)
 	convert = func(v tftypes.Value) (any, error) {
+		if !v.IsKnown() {
+			return "(unknown)", nil
+		}
 		if v.IsNull() {
 			return nil, nil
 		}
