@@ -168,7 +168,7 @@ func FuzzHCLString(f *testing.F) {
 		if !utf8.ValidString(s) {
 			return // Terraform strings are Unicode
 		}
-		lit := acctest.HCL(tftypes.NewValue(tftypes.String, s), 0)
+		lit := acctest.HCL(tftypes.NewValue(tftypes.String, s))
 		expr, diags := hclsyntax.ParseExpression([]byte(lit), "x.tf", hcl.InitialPos)
 		if diags.HasErrors() {
 			t.Fatalf("HCL(%q) = %s does not parse: %s", s, lit, diags)
