@@ -38,7 +38,7 @@ func ValidateAll(obj *lwsv1.LeaderWorkerSet) field.ErrorList {
 	}
 	errs = append(errs, podtemplate.ValidatePodTemplateSpec(&lwt.WorkerTemplate, lwtPath.Child("workerTemplate"), opts)...)
 	errs = append(errs, podtemplate.ValidateVolumeClaimTemplates(lwt.VolumeClaimTemplates, lwtPath.Child("volumeClaimTemplates"))...)
-	errs = append(errs, podtemplate.ValidatePVCRetentionPolicy(lwt.PersistentVolumeClaimRetentionPolicy, lwtPath.Child("persistentVolumeClaimRetentionPolicy"))...)
+	errs = append(errs, podtemplate.ValidatePersistentVolumeClaimRetentionPolicy(lwt.PersistentVolumeClaimRetentionPolicy, lwtPath.Child("persistentVolumeClaimRetentionPolicy"))...)
 	errs = append(errs, validateRuntimeNames(obj)...)
 	return errs
 }

@@ -12,7 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// validateAffinity ports core validateAffinity (create: invalid label values are not tolerated).
+// validateAffinity validates spec.affinity (create: invalid label values are not tolerated).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateAffinity.
 func validateAffinity(a *corev1.Affinity, fldPath *field.Path) field.ErrorList {
 	if a == nil {
 		return nil
@@ -22,7 +24,7 @@ func validateAffinity(a *corev1.Affinity, fldPath *field.Path) field.ErrorList {
 		p := fldPath.Child("nodeAffinity")
 		// validateNodeAffinity
 		if na.RequiredDuringSchedulingIgnoredDuringExecution != nil {
-			allErrs = append(allErrs, validateNodeSelector(na.RequiredDuringSchedulingIgnoredDuringExecution, false, p.Child("requiredDuringSchedulingIgnoredDuringExecution"))...)
+			allErrs = append(allErrs, ValidateNodeSelector(na.RequiredDuringSchedulingIgnoredDuringExecution, false, p.Child("requiredDuringSchedulingIgnoredDuringExecution"))...)
 		}
 		// ValidatePreferredSchedulingTerms: invalid label values are always allowed here.
 		pp := p.Child("preferredDuringSchedulingIgnoredDuringExecution")
@@ -30,7 +32,7 @@ func validateAffinity(a *corev1.Affinity, fldPath *field.Path) field.ErrorList {
 			if term.Weight <= 0 || term.Weight > 100 {
 				allErrs = append(allErrs, field.Invalid(pp.Index(i).Child("weight"), term.Weight, "must be in the range 1-100"))
 			}
-			allErrs = append(allErrs, validateNodeSelectorTerm(term.Preference, true, pp.Index(i).Child("preference"))...)
+			allErrs = append(allErrs, ValidateNodeSelectorTerm(term.Preference, true, pp.Index(i).Child("preference"))...)
 		}
 	}
 	if pa := a.PodAffinity; pa != nil {
@@ -42,33 +44,39 @@ func validateAffinity(a *corev1.Affinity, fldPath *field.Path) field.ErrorList {
 	return allErrs
 }
 
-// validateNodeSelector ports ValidateNodeSelector.
-func validateNodeSelector(ns *corev1.NodeSelector, allowInvalidValue bool, fldPath *field.Path) field.ErrorList {
+// ValidateNodeSelector validates a required node selector.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateNodeSelector.
+func ValidateNodeSelector(ns *corev1.NodeSelector, allowInvalidValue bool, fldPath *field.Path) field.ErrorList {
 	termPath := fldPath.Child("nodeSelectorTerms")
 	if len(ns.NodeSelectorTerms) == 0 {
 		return field.ErrorList{field.Required(termPath, "must have at least one node selector term")}
 	}
 	var allErrs field.ErrorList
 	for i, term := range ns.NodeSelectorTerms {
-		allErrs = append(allErrs, validateNodeSelectorTerm(term, allowInvalidValue, termPath.Index(i))...)
+		allErrs = append(allErrs, ValidateNodeSelectorTerm(term, allowInvalidValue, termPath.Index(i))...)
 	}
 	return allErrs
 }
 
-// validateNodeSelectorTerm ports ValidateNodeSelectorTerm.
-func validateNodeSelectorTerm(term corev1.NodeSelectorTerm, allowInvalidValue bool, fldPath *field.Path) field.ErrorList {
+// ValidateNodeSelectorTerm validates one node selector term.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateNodeSelectorTerm.
+func ValidateNodeSelectorTerm(term corev1.NodeSelectorTerm, allowInvalidValue bool, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	for j, req := range term.MatchExpressions {
-		allErrs = append(allErrs, validateNodeSelectorRequirement(req, allowInvalidValue, fldPath.Child("matchExpressions").Index(j))...)
+		allErrs = append(allErrs, ValidateNodeSelectorRequirement(req, allowInvalidValue, fldPath.Child("matchExpressions").Index(j))...)
 	}
 	for j, req := range term.MatchFields {
-		allErrs = append(allErrs, validateNodeFieldSelectorRequirement(req, fldPath.Child("matchFields").Index(j))...)
+		allErrs = append(allErrs, ValidateNodeFieldSelectorRequirement(req, fldPath.Child("matchFields").Index(j))...)
 	}
 	return allErrs
 }
 
-// validateNodeSelectorRequirement ports ValidateNodeSelectorRequirement.
-func validateNodeSelectorRequirement(rq corev1.NodeSelectorRequirement, allowInvalidValue bool, fldPath *field.Path) field.ErrorList {
+// ValidateNodeSelectorRequirement validates one matchExpressions requirement.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateNodeSelectorRequirement.
+func ValidateNodeSelectorRequirement(rq corev1.NodeSelectorRequirement, allowInvalidValue bool, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	switch rq.Operator {
 	case corev1.NodeSelectorOpIn, corev1.NodeSelectorOpNotIn:
@@ -97,8 +105,10 @@ func validateNodeSelectorRequirement(rq corev1.NodeSelectorRequirement, allowInv
 	return allErrs
 }
 
-// validateNodeFieldSelectorRequirement ports ValidateNodeFieldSelectorRequirement (only metadata.name).
-func validateNodeFieldSelectorRequirement(req corev1.NodeSelectorRequirement, fldPath *field.Path) field.ErrorList {
+// ValidateNodeFieldSelectorRequirement validates one matchFields requirement (only metadata.name).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateNodeFieldSelectorRequirement.
+func ValidateNodeFieldSelectorRequirement(req corev1.NodeSelectorRequirement, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	switch req.Operator {
 	case corev1.NodeSelectorOpIn, corev1.NodeSelectorOpNotIn:
@@ -120,7 +130,11 @@ func validateNodeFieldSelectorRequirement(req corev1.NodeSelectorRequirement, fl
 	return allErrs
 }
 
-// validatePodAffinityTerms ports validatePodAffinityTerms and validateWeightedPodAffinityTerms.
+// validatePodAffinityTerms validates the required and the preferred (weighted) terms of a pod
+// (anti-)affinity; it merges two upstream functions.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validatePodAffinityTerms
+// and validateWeightedPodAffinityTerms.
 func validatePodAffinityTerms(required []corev1.PodAffinityTerm, preferred []corev1.WeightedPodAffinityTerm, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	rp := fldPath.Child("requiredDuringSchedulingIgnoredDuringExecution")
@@ -137,7 +151,10 @@ func validatePodAffinityTerms(required []corev1.PodAffinityTerm, preferred []cor
 	return allErrs
 }
 
-// validatePodAffinityTerm ports validatePodAffinityTerm and ValidatePodAffinityTermSelector.
+// validatePodAffinityTerm validates one pod (anti-)affinity term, its selectors included.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validatePodAffinityTerm
+// and ValidatePodAffinityTermSelector.
 func validatePodAffinityTerm(t corev1.PodAffinityTerm, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	opts := metav1validation.LabelSelectorValidationOptions{}
@@ -148,16 +165,18 @@ func validatePodAffinityTerm(t corev1.PodAffinityTerm, fldPath *field.Path) fiel
 			allErrs = append(allErrs, field.Invalid(fldPath.Child("namespace"), ns, msg))
 		}
 	}
-	allErrs = append(allErrs, validateMatchLabelKeysAndMismatchLabelKeys(fldPath, t.MatchLabelKeys, t.MismatchLabelKeys, t.LabelSelector)...)
+	allErrs = append(allErrs, ValidateMatchLabelKeysAndMismatchLabelKeys(fldPath, t.MatchLabelKeys, t.MismatchLabelKeys, t.LabelSelector)...)
 	if t.TopologyKey == "" {
 		allErrs = append(allErrs, field.Required(fldPath.Child("topologyKey"), "can not be empty"))
 	}
 	return append(allErrs, metav1validation.ValidateLabelName(t.TopologyKey, fldPath.Child("topologyKey"))...)
 }
 
-// validateMatchLabelKeysAndMismatchLabelKeys ports ValidateMatchLabelKeysAndMismatchLabelKeys
-// as it runs on a template (the selector has not been merged with the keys yet).
-func validateMatchLabelKeysAndMismatchLabelKeys(fldPath *field.Path, matchKeys, mismatchKeys []string, sel *metav1.LabelSelector) field.ErrorList {
+// ValidateMatchLabelKeysAndMismatchLabelKeys validates matchLabelKeys and mismatchLabelKeys as on a template
+// (the selector has not been merged with the keys yet).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateMatchLabelKeysAndMismatchLabelKeys.
+func ValidateMatchLabelKeysAndMismatchLabelKeys(fldPath *field.Path, matchKeys, mismatchKeys []string, sel *metav1.LabelSelector) field.ErrorList {
 	var allErrs field.ErrorList
 	allErrs = append(allErrs, validateLabelKeys(fldPath.Child("matchLabelKeys"), matchKeys, sel)...)
 	allErrs = append(allErrs, validateLabelKeys(fldPath.Child("mismatchLabelKeys"), mismatchKeys, sel)...)
@@ -189,7 +208,9 @@ func validateMatchLabelKeysAndMismatchLabelKeys(fldPath *field.Path, matchKeys, 
 	return allErrs
 }
 
-// validateLabelKeys ports validateLabelKeys.
+// validateLabelKeys checks that matchLabelKeys or mismatchLabelKeys are valid label names.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateLabelKeys.
 func validateLabelKeys(fldPath *field.Path, keys []string, sel *metav1.LabelSelector) field.ErrorList {
 	if len(keys) == 0 {
 		return nil
@@ -206,9 +227,11 @@ func validateLabelKeys(fldPath *field.Path, keys []string, sel *metav1.LabelSele
 
 var supportedTaintEffects = []corev1.TaintEffect{corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute}
 
-// validateTolerations ports ValidateTolerations (Lt/Gt need the alpha
-// TaintTolerationComparisonOperators gate, off in v1.37, so they are NotSupported).
-func validateTolerations(tolerations []corev1.Toleration, fldPath *field.Path) field.ErrorList {
+// ValidateTolerations validates spec.tolerations (Lt/Gt need the alpha TaintTolerationComparisonOperators
+// gate, off in v1.37, so they are NotSupported).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateTolerations.
+func ValidateTolerations(tolerations []corev1.Toleration, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	for i, t := range tolerations {
 		p := fldPath.Index(i)
@@ -247,8 +270,10 @@ func validateTolerations(tolerations []corev1.Toleration, fldPath *field.Path) f
 	return allErrs
 }
 
-// validateTolerationsAnnotation ports ValidateTolerationsInPodAnnotations.
-func validateTolerationsAnnotation(annotations map[string]string, fldPath *field.Path) field.ErrorList {
+// ValidateTolerationsInPodAnnotations validates the legacy tolerations annotation.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateTolerationsInPodAnnotations.
+func ValidateTolerationsInPodAnnotations(annotations map[string]string, fldPath *field.Path) field.ErrorList {
 	raw := annotations[corev1.TolerationsAnnotationKey]
 	if raw == "" {
 		return nil
@@ -257,5 +282,5 @@ func validateTolerationsAnnotation(annotations map[string]string, fldPath *field
 	if err := json.Unmarshal([]byte(raw), &tolerations); err != nil {
 		return field.ErrorList{field.Invalid(fldPath, corev1.TolerationsAnnotationKey, err.Error())}
 	}
-	return validateTolerations(tolerations, fldPath.Child(corev1.TolerationsAnnotationKey))
+	return ValidateTolerations(tolerations, fldPath.Child(corev1.TolerationsAnnotationKey))
 }

@@ -21,7 +21,9 @@ type podCtx struct {
 	opts          Options
 }
 
-// validateContainers ports core validateContainers (regular containers).
+// validateContainers validates the regular containers.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateContainers.
 func validateContainers(containers []corev1.Container, ctx *podCtx, fldPath *field.Path) field.ErrorList {
 	if len(containers) == 0 {
 		return field.ErrorList{field.Required(fldPath, "")}
@@ -51,7 +53,9 @@ func validateContainers(containers []corev1.Container, ctx *podCtx, fldPath *fie
 	return allErrs
 }
 
-// validateInitContainers ports core validateInitContainers.
+// validateInitContainers validates the init containers.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateInitContainers.
 func validateInitContainers(inits, regular []corev1.Container, ctx *podCtx, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	names := map[string]bool{}
@@ -105,14 +109,17 @@ func validateInitContainers(inits, regular []corev1.Container, ctx *podCtx, fldP
 	return allErrs
 }
 
-// validateContainerCommon ports core validateContainerCommon plus the
-// pod-only validateContainerOnlyForPod image whitespace rule (deliberately stricter).
+// validateContainerCommon validates what all container kinds share, plus the pod-only image whitespace rule
+// (deliberately stricter on a template).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateContainerCommon,
+// with the image rule of validateContainerOnlyForPod.
 func validateContainerCommon(c *corev1.Container, ctx *podCtx, p *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if c.Name == "" {
 		allErrs = append(allErrs, field.Required(p.Child("name"), ""))
 	} else {
-		allErrs = append(allErrs, validateDNS1123Label(c.Name, p.Child("name"))...)
+		allErrs = append(allErrs, ValidateDNS1123Label(c.Name, p.Child("name"))...)
 	}
 	if c.Image == "" {
 		allErrs = append(allErrs, field.Required(p.Child("image"), ""))
@@ -127,20 +134,22 @@ func validateContainerCommon(c *corev1.Container, ctx *podCtx, p *field.Path) fi
 			[]corev1.TerminationMessagePolicy{corev1.TerminationMessageReadFile, corev1.TerminationMessageFallbackToLogsOnError}))
 	}
 	allErrs = append(allErrs, validateContainerPorts(c.Ports, p.Child("ports"))...)
-	allErrs = append(allErrs, validateEnv(c.Env, p.Child("env"))...)
-	allErrs = append(allErrs, validateEnvFrom(c.EnvFrom, p.Child("envFrom"))...)
-	allErrs = append(allErrs, validateVolumeMounts(c, ctx.volumes, p.Child("volumeMounts"))...)
-	allErrs = append(allErrs, validateVolumeDevices(c, ctx.volumes, p.Child("volumeDevices"))...)
+	allErrs = append(allErrs, ValidateEnv(c.Env, p.Child("env"))...)
+	allErrs = append(allErrs, ValidateEnvFrom(c.EnvFrom, p.Child("envFrom"))...)
+	allErrs = append(allErrs, ValidateVolumeMounts(c, ctx.volumes, p.Child("volumeMounts"))...)
+	allErrs = append(allErrs, ValidateVolumeDevices(c, ctx.volumes, p.Child("volumeDevices"))...)
 	allErrs = append(allErrs, validatePullPolicy(c.ImagePullPolicy, p.Child("imagePullPolicy"))...)
-	allErrs = append(allErrs, validateResourceRequirements(&c.Resources, validateContainerResourceName, ctx.podClaimNames, p.Child("resources"))...)
+	allErrs = append(allErrs, validateResourceRequirements(&c.Resources, ValidateContainerResourceName, ctx.podClaimNames, p.Child("resources"))...)
 	allErrs = append(allErrs, validateResizePolicy(c.ResizePolicy, p.Child("resizePolicy"), ctx.restartPolicy)...)
-	allErrs = append(allErrs, validateSecurityContext(c.SecurityContext, p.Child("securityContext"), ctx)...)
+	allErrs = append(allErrs, ValidateSecurityContext(c.SecurityContext, p.Child("securityContext"), ctx)...)
 	return allErrs
 }
 
 var supportedPortProtocols = []corev1.Protocol{corev1.ProtocolSCTP, corev1.ProtocolTCP, corev1.ProtocolUDP}
 
-// validateContainerPorts ports core validateContainerPorts.
+// validateContainerPorts validates the ports of one container.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateContainerPorts.
 func validateContainerPorts(ports []corev1.ContainerPort, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	names := map[string]bool{}
@@ -179,7 +188,10 @@ func validateContainerPorts(ports []corev1.ContainerPort, fldPath *field.Path) f
 	return allErrs
 }
 
-// checkHostPortConflicts ports AccumulateUniqueHostPorts (key: protocol/hostIP/hostPort).
+// checkHostPortConflicts rejects two ports with the same protocol/hostIP/hostPort.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go checkHostPortConflicts
+// and AccumulateUniqueHostPorts.
 func checkHostPortConflicts(containers []corev1.Container, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	seen := map[string]bool{}
@@ -201,7 +213,9 @@ func checkHostPortConflicts(containers []corev1.Container, fldPath *field.Path) 
 
 var supportedPullPolicies = []corev1.PullPolicy{corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever}
 
-// validatePullPolicy ports validatePullPolicy (empty is defaulted before we get here).
+// validatePullPolicy validates imagePullPolicy (empty is defaulted before we get here).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validatePullPolicy.
 func validatePullPolicy(policy corev1.PullPolicy, fldPath *field.Path) field.ErrorList {
 	switch policy {
 	case corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever:
@@ -212,7 +226,9 @@ func validatePullPolicy(policy corev1.PullPolicy, fldPath *field.Path) field.Err
 	return field.ErrorList{field.NotSupported(fldPath, policy, supportedPullPolicies)}
 }
 
-// validateResizePolicy ports validateResizePolicy (the server reports on the list path).
+// validateResizePolicy validates resizePolicy (the server reports on the list path).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateResizePolicy.
 func validateResizePolicy(list []corev1.ContainerResizePolicy, fldPath *field.Path, podRestart corev1.RestartPolicy) field.ErrorList {
 	var allErrs field.ErrorList
 	seen := map[corev1.ResourceName]bool{}
@@ -244,8 +260,10 @@ func validateResizePolicy(list []corev1.ContainerResizePolicy, fldPath *field.Pa
 
 var supportedContainerRestartPolicies = []corev1.ContainerRestartPolicy{corev1.ContainerRestartPolicyAlways, corev1.ContainerRestartPolicyNever, corev1.ContainerRestartPolicyOnFailure}
 
-// validateInitContainerRestartPolicy ports validateInitContainerRestartPolicy with
+// validateInitContainerRestartPolicy validates an init container restartPolicy and restartPolicyRules, with
 // AllowContainerRestartPolicyRules and AllowRestartAllContainers on (v1.37 defaults).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateInitContainerRestartPolicy.
 func validateInitContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, rules []corev1.ContainerRestartRule, p *field.Path) field.ErrorList {
 	if policy == nil {
 		if len(rules) > 0 {
@@ -256,7 +274,10 @@ func validateInitContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, r
 	return validateContainerRestartPolicy(policy, rules, p)
 }
 
-// validateContainerRestartPolicy ports validateContainerRestartPolicy (RestartAllContainers beta/on).
+// validateContainerRestartPolicy validates a regular container restartPolicy and restartPolicyRules
+// (RestartAllContainers beta/on).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateContainerRestartPolicy.
 func validateContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, rules []corev1.ContainerRestartRule, p *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	rpPath := p.Child("restartPolicy")
@@ -297,7 +318,9 @@ func validateContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, rules
 	return allErrs
 }
 
-// validateLivenessProbe ports validateLivenessProbe: successThreshold must be 1.
+// validateLivenessProbe validates a liveness probe: successThreshold must be 1.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateLivenessProbe.
 func validateLivenessProbe(pr *corev1.Probe, grace *int64, p *field.Path) field.ErrorList {
 	if pr == nil {
 		return nil
@@ -309,7 +332,9 @@ func validateLivenessProbe(pr *corev1.Probe, grace *int64, p *field.Path) field.
 	return allErrs
 }
 
-// validateReadinessProbe ports validateReadinessProbe: no terminationGracePeriodSeconds.
+// validateReadinessProbe validates a readiness probe: no terminationGracePeriodSeconds.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateReadinessProbe.
 func validateReadinessProbe(pr *corev1.Probe, grace *int64, p *field.Path) field.ErrorList {
 	if pr == nil {
 		return nil
@@ -321,27 +346,33 @@ func validateReadinessProbe(pr *corev1.Probe, grace *int64, p *field.Path) field
 	return allErrs
 }
 
-// validateStartupProbe ports validateStartupProbe: successThreshold must be 1.
+// validateStartupProbe validates a startup probe: successThreshold must be 1.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateStartupProbe.
 func validateStartupProbe(pr *corev1.Probe, grace *int64, p *field.Path) field.ErrorList {
 	return validateLivenessProbe(pr, grace, p)
 }
 
-// validateProbe ports validateProbe.
+// validateProbe validates what all probe kinds share.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateProbe.
 func validateProbe(pr *corev1.Probe, grace *int64, p *field.Path) field.ErrorList {
 	h := pr.ProbeHandler
 	allErrs := validateHandler(h.Exec, h.HTTPGet, h.TCPSocket, h.GRPC, nil, grace, p)
-	allErrs = append(allErrs, nonNegative(int64(pr.InitialDelaySeconds), p.Child("initialDelaySeconds"))...)
-	allErrs = append(allErrs, nonNegative(int64(pr.TimeoutSeconds), p.Child("timeoutSeconds"))...)
-	allErrs = append(allErrs, nonNegative(int64(pr.PeriodSeconds), p.Child("periodSeconds"))...)
-	allErrs = append(allErrs, nonNegative(int64(pr.SuccessThreshold), p.Child("successThreshold"))...)
-	allErrs = append(allErrs, nonNegative(int64(pr.FailureThreshold), p.Child("failureThreshold"))...)
+	allErrs = append(allErrs, ValidateNonnegativeField(int64(pr.InitialDelaySeconds), p.Child("initialDelaySeconds"))...)
+	allErrs = append(allErrs, ValidateNonnegativeField(int64(pr.TimeoutSeconds), p.Child("timeoutSeconds"))...)
+	allErrs = append(allErrs, ValidateNonnegativeField(int64(pr.PeriodSeconds), p.Child("periodSeconds"))...)
+	allErrs = append(allErrs, ValidateNonnegativeField(int64(pr.SuccessThreshold), p.Child("successThreshold"))...)
+	allErrs = append(allErrs, ValidateNonnegativeField(int64(pr.FailureThreshold), p.Child("failureThreshold"))...)
 	if pr.TerminationGracePeriodSeconds != nil && *pr.TerminationGracePeriodSeconds <= 0 {
 		allErrs = append(allErrs, field.Invalid(p.Child("terminationGracePeriodSeconds"), *pr.TerminationGracePeriodSeconds, "must be greater than 0"))
 	}
 	return allErrs
 }
 
-// validateLifecycle ports validateLifecycle (stopSignal is dropped: ContainerStopSignals is alpha).
+// validateLifecycle validates postStart and preStop (stopSignal is dropped: ContainerStopSignals is alpha).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateLifecycle.
 func validateLifecycle(l *corev1.Lifecycle, grace *int64, p *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if h := l.PostStart; h != nil {
@@ -353,7 +384,9 @@ func validateLifecycle(l *corev1.Lifecycle, grace *int64, p *field.Path) field.E
 	return allErrs
 }
 
-// validateHandler ports validateHandler: exactly one handler type.
+// validateHandler requires exactly one handler type and validates it.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateHandler.
 func validateHandler(exec *corev1.ExecAction, http *corev1.HTTPGetAction, tcp *corev1.TCPSocketAction, grpc *corev1.GRPCAction, sleep *corev1.SleepAction, grace *int64, p *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	n := 0
@@ -377,7 +410,7 @@ func validateHandler(exec *corev1.ExecAction, http *corev1.HTTPGetAction, tcp *c
 			allErrs = append(allErrs, field.Forbidden(p.Child("tcpSocket"), more))
 		} else {
 			n++
-			allErrs = append(allErrs, validatePortNumOrName(tcp.Port, p.Child("tcpSocket", "port"))...)
+			allErrs = append(allErrs, ValidatePortNumOrName(tcp.Port, p.Child("tcpSocket", "port"))...)
 		}
 	}
 	if grpc != nil {
@@ -385,7 +418,7 @@ func validateHandler(exec *corev1.ExecAction, http *corev1.HTTPGetAction, tcp *c
 			allErrs = append(allErrs, field.Forbidden(p.Child("grpc"), more))
 		} else {
 			n++
-			allErrs = append(allErrs, validatePortNumOrName(intstr.FromInt32(grpc.Port), p.Child("grpc", "port"))...)
+			allErrs = append(allErrs, ValidatePortNumOrName(intstr.FromInt32(grpc.Port), p.Child("grpc", "port"))...)
 		}
 	}
 	if sleep != nil {
@@ -406,13 +439,15 @@ func validateHandler(exec *corev1.ExecAction, http *corev1.HTTPGetAction, tcp *c
 	return allErrs
 }
 
-// validateHTTPGetAction ports validateHTTPGetAction (protocol is dropped: H2CContainerProbe is alpha).
+// validateHTTPGetAction validates an httpGet handler (protocol is dropped: H2CContainerProbe is alpha).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateHTTPGetAction.
 func validateHTTPGetAction(h *corev1.HTTPGetAction, p *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if h.Path == "" {
 		allErrs = append(allErrs, field.Required(p.Child("path"), ""))
 	}
-	allErrs = append(allErrs, validatePortNumOrName(h.Port, p.Child("port"))...)
+	allErrs = append(allErrs, ValidatePortNumOrName(h.Port, p.Child("port"))...)
 	if h.Scheme != corev1.URISchemeHTTP && h.Scheme != corev1.URISchemeHTTPS {
 		allErrs = append(allErrs, field.NotSupported(p.Child("scheme"), h.Scheme, []corev1.URIScheme{corev1.URISchemeHTTP, corev1.URISchemeHTTPS}))
 	}
@@ -424,8 +459,10 @@ func validateHTTPGetAction(h *corev1.HTTPGetAction, p *field.Path) field.ErrorLi
 	return allErrs
 }
 
-// validatePortNumOrName ports ValidatePortNumOrName.
-func validatePortNumOrName(port intstr.IntOrString, p *field.Path) field.ErrorList {
+// ValidatePortNumOrName validates a port given by number or by name.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidatePortNumOrName.
+func ValidatePortNumOrName(port intstr.IntOrString, p *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	switch port.Type {
 	case intstr.Int:

@@ -12,8 +12,12 @@ import (
 // pkg/apis/core/v1/defaults.go) followed by the strategy's
 // pod.DropDisabledTemplateFields for feature gates that are off in v1.37.
 // Leaving a defaulted field out must never be an error.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/apps/v1/zz_generated.defaults.go SetObjectDefaults_StatefulSet
+// (the template part), pkg/apis/core/v1/defaults.go SetDefaults_PodSpec (inline below) and
+// pkg/api/pod/util.go DropDisabledTemplateFields; it combines them.
 func applyServerDefaults(spec *corev1.PodSpec) {
-	// Port of SetDefaults_PodSpec.
+	// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/v1/defaults.go SetDefaults_PodSpec.
 	if spec.ServiceAccountName == "" {
 		spec.ServiceAccountName = spec.DeprecatedServiceAccount //nolint:staticcheck // mirrors the server
 	}
@@ -47,24 +51,31 @@ func applyServerDefaults(spec *corev1.PodSpec) {
 	for i := range spec.EphemeralContainers {
 		defaultContainer((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon))
 	}
-	roundResourceList(spec.Overhead)
+	SetDefaults_ResourceList(spec.Overhead)
 	if spec.Resources != nil {
-		roundResourceList(spec.Resources.Limits)
-		roundResourceList(spec.Resources.Requests)
+		SetDefaults_ResourceList(spec.Resources.Limits)
+		SetDefaults_ResourceList(spec.Resources.Requests)
 	}
 
 	dropDisabledFields(spec)
 }
 
-// roundResourceList ports SetDefaults_ResourceList: values are rounded up to milli scale.
-func roundResourceList(rl corev1.ResourceList) {
+// SetDefaults_ResourceList rounds the values up to milli scale.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/v1/defaults.go SetDefaults_ResourceList.
+func SetDefaults_ResourceList(rl corev1.ResourceList) {
 	for k, v := range rl {
 		v.RoundUp(-3)
 		rl[k] = v
 	}
 }
 
-// defaultVolume ports SetDefaults_Volume and the per-source defaulters.
+// defaultVolume applies the volume and per-source defaulters; it combines several upstream functions.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/v1/defaults.go SetDefaults_Volume,
+// SetDefaults_SecretVolumeSource, SetDefaults_ConfigMapVolumeSource, SetDefaults_DownwardAPIVolumeSource,
+// SetDefaults_ProjectedVolumeSource, SetDefaults_ServiceAccountTokenProjection, SetDefaults_HostPathVolumeSource
+// and the other per-source defaulters that pkg/apis/core/v1/zz_generated.defaults.go calls for a volume.
 func defaultVolume(v *corev1.Volume) {
 	vs := &v.VolumeSource
 	if allVolumeSourcesNil(vs) {
@@ -91,7 +102,7 @@ func defaultVolume(v *corev1.Volume) {
 			vs.DownwardAPI.DefaultMode = &m
 		}
 		for i := range vs.DownwardAPI.Items {
-			defaultFieldRef(vs.DownwardAPI.Items[i].FieldRef)
+			SetDefaults_ObjectFieldSelector(vs.DownwardAPI.Items[i].FieldRef)
 		}
 	}
 	if vs.Projected != nil {
@@ -103,7 +114,7 @@ func defaultVolume(v *corev1.Volume) {
 			src := &vs.Projected.Sources[i]
 			if src.DownwardAPI != nil {
 				for j := range src.DownwardAPI.Items {
-					defaultFieldRef(src.DownwardAPI.Items[j].FieldRef)
+					SetDefaults_ObjectFieldSelector(src.DownwardAPI.Items[j].FieldRef)
 				}
 			}
 			if src.ServiceAccountToken != nil && src.ServiceAccountToken.ExpirationSeconds == nil {
@@ -157,14 +168,17 @@ func defaultVolume(v *corev1.Volume) {
 	}
 }
 
-// defaultPVCSpec ports SetDefaults_PersistentVolumeClaimSpec plus resource rounding.
+// defaultPVCSpec defaults a claim spec and rounds its resources; it combines two upstream functions.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/v1/defaults.go SetDefaults_PersistentVolumeClaimSpec
+// and SetDefaults_ResourceList.
 func defaultPVCSpec(s *corev1.PersistentVolumeClaimSpec) {
 	if s.VolumeMode == nil {
 		m := corev1.PersistentVolumeFilesystem
 		s.VolumeMode = &m
 	}
-	roundResourceList(s.Resources.Limits)
-	roundResourceList(s.Resources.Requests)
+	SetDefaults_ResourceList(s.Resources.Limits)
+	SetDefaults_ResourceList(s.Resources.Requests)
 }
 
 func allVolumeSourcesNil(vs *corev1.VolumeSource) bool {
@@ -178,9 +192,11 @@ func allVolumeSourcesNil(vs *corev1.VolumeSource) bool {
 		vs.ScaleIO == nil && vs.StorageOS == nil && vs.CSI == nil && vs.Ephemeral == nil && vs.Image == nil //nolint:staticcheck
 }
 
-// defaultPullPolicy mirrors SetDefaults_Container: Always for ":latest" or an
-// untagged, undigested reference, IfNotPresent otherwise. Both values are valid,
-// so an approximate parse is enough here.
+// defaultPullPolicy is the imagePullPolicy part of SetDefaults_Container: Always for ":latest" or an
+// untagged, undigested reference, IfNotPresent otherwise. Both values are valid, so an approximate parse is
+// enough here.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/v1/defaults.go SetDefaults_Container (imagePullPolicy part).
 func defaultPullPolicy(image string) corev1.PullPolicy {
 	ref := image
 	if i := strings.Index(ref, "@"); i >= 0 {
@@ -196,14 +212,21 @@ func defaultPullPolicy(image string) corev1.PullPolicy {
 	return corev1.PullAlways
 }
 
-func defaultFieldRef(f *corev1.ObjectFieldSelector) {
+// SetDefaults_ObjectFieldSelector defaults fieldRef.apiVersion to v1.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/v1/defaults.go SetDefaults_ObjectFieldSelector.
+func SetDefaults_ObjectFieldSelector(f *corev1.ObjectFieldSelector) {
 	if f != nil && f.APIVersion == "" {
 		f.APIVersion = "v1"
 	}
 }
 
-// defaultContainer ports SetDefaults_Container, the port/env/probe/handler
-// defaulters and resource rounding applied to every container kind.
+// defaultContainer applies the container, port, env, probe and handler defaulters and resource rounding to
+// every container kind; it combines several upstream functions.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/v1/defaults.go SetDefaults_Container,
+// SetDefaults_Probe, SetDefaults_HTTPGetAction, SetDefaults_ObjectFieldSelector and SetDefaults_ResourceList, as
+// pkg/apis/core/v1/zz_generated.defaults.go calls them for a container.
 func defaultContainer(c *corev1.Container) {
 	if c.ImagePullPolicy == "" {
 		c.ImagePullPolicy = defaultPullPolicy(c.Image)
@@ -221,7 +244,7 @@ func defaultContainer(c *corev1.Container) {
 	}
 	for i := range c.Env {
 		if vf := c.Env[i].ValueFrom; vf != nil {
-			defaultFieldRef(vf.FieldRef)
+			SetDefaults_ObjectFieldSelector(vf.FieldRef)
 			if vf.FileKeyRef != nil && vf.FileKeyRef.Optional == nil {
 				f := false
 				vf.FileKeyRef.Optional = &f
@@ -233,17 +256,20 @@ func defaultContainer(c *corev1.Container) {
 	defaultProbe(c.StartupProbe)
 	if c.Lifecycle != nil {
 		if c.Lifecycle.PostStart != nil {
-			defaultHTTPGet(c.Lifecycle.PostStart.HTTPGet)
+			SetDefaults_HTTPGetAction(c.Lifecycle.PostStart.HTTPGet)
 		}
 		if c.Lifecycle.PreStop != nil {
-			defaultHTTPGet(c.Lifecycle.PreStop.HTTPGet)
+			SetDefaults_HTTPGetAction(c.Lifecycle.PreStop.HTTPGet)
 		}
 	}
-	roundResourceList(c.Resources.Limits)
-	roundResourceList(c.Resources.Requests)
+	SetDefaults_ResourceList(c.Resources.Limits)
+	SetDefaults_ResourceList(c.Resources.Requests)
 }
 
-// defaultProbe ports SetDefaults_Probe, SetDefaults_HTTPGetAction and the grpc.service default.
+// defaultProbe defaults a probe, its httpGet and its grpc.service; it combines several upstream functions.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/v1/defaults.go SetDefaults_Probe
+// and SetDefaults_HTTPGetAction, with the grpc.service default of pkg/apis/core/v1/zz_generated.defaults.go.
 func defaultProbe(p *corev1.Probe) {
 	if p == nil {
 		return
@@ -260,14 +286,17 @@ func defaultProbe(p *corev1.Probe) {
 	if p.FailureThreshold == 0 {
 		p.FailureThreshold = 3
 	}
-	defaultHTTPGet(p.HTTPGet)
+	SetDefaults_HTTPGetAction(p.HTTPGet)
 	if p.GRPC != nil && p.GRPC.Service == nil {
 		s := ""
 		p.GRPC.Service = &s
 	}
 }
 
-func defaultHTTPGet(h *corev1.HTTPGetAction) {
+// SetDefaults_HTTPGetAction defaults path and scheme of an httpGet action.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/v1/defaults.go SetDefaults_HTTPGetAction.
+func SetDefaults_HTTPGetAction(h *corev1.HTTPGetAction) {
 	if h == nil {
 		return
 	}
@@ -279,9 +308,11 @@ func defaultHTTPGet(h *corev1.HTTPGetAction) {
 	}
 }
 
-// dropDisabledFields ports the parts of pkg/api/pod/util.go dropDisabledFields
-// whose feature gates are off by default in v1.37 (create, no old object):
-// such fields are silently cleared, never rejected.
+// dropDisabledFields clears the fields whose feature gates are off by default in v1.37 (create, no old
+// object): such fields are silently cleared, never rejected. Only those parts of the upstream function are
+// ported.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/api/pod/util.go dropDisabledFields.
 func dropDisabledFields(spec *corev1.PodSpec) {
 	spec.SchedulingGroup = nil    // GenericWorkload (beta, off)
 	spec.EvictionResponders = nil // EvictionRequestAPI (alpha)

@@ -28,7 +28,8 @@ var validResourceFieldPaths = map[string]bool{
 	"requests.cpu": true, "requests.memory": true, "requests.ephemeral-storage": true,
 }
 
-// convertibleFieldLabels ports pods.ConvertDownwardAPIFieldLabel's accepted labels.
+// convertibleFieldLabels holds the labels ConvertDownwardAPIFieldLabel accepts.
+// Source: k8s.io/kubernetes@v1.37.2 pkg/apis/core/pods/helpers.go ConvertDownwardAPIFieldLabel.
 var convertibleFieldLabels = map[string]string{
 	"metadata.annotations": "metadata.annotations", "metadata.labels": "metadata.labels",
 	"metadata.name": "metadata.name", "metadata.namespace": "metadata.namespace", "metadata.uid": "metadata.uid",
@@ -47,8 +48,10 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// validateEnv ports ValidateEnv with the relaxed env-var name rule (GA, locked on since 1.34).
-func validateEnv(vars []corev1.EnvVar, fldPath *field.Path) field.ErrorList {
+// ValidateEnv validates env with the relaxed env-var name rule (GA, locked on since 1.34).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateEnv.
+func ValidateEnv(vars []corev1.EnvVar, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	for i, ev := range vars {
 		p := fldPath.Index(i)
@@ -64,7 +67,9 @@ func validateEnv(vars []corev1.EnvVar, fldPath *field.Path) field.ErrorList {
 	return allErrs
 }
 
-// validateEnvVarValueFrom ports validateEnvVarValueFrom (EnvFiles beta/on: fileKeyRef allowed).
+// validateEnvVarValueFrom validates env[].valueFrom (EnvFiles beta/on: fileKeyRef allowed).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateEnvVarValueFrom.
 func validateEnvVarValueFrom(ev corev1.EnvVar, p *field.Path) field.ErrorList {
 	vf := ev.ValueFrom
 	if vf == nil {
@@ -78,7 +83,7 @@ func validateEnvVarValueFrom(ev corev1.EnvVar, p *field.Path) field.ErrorList {
 	}
 	if vf.ResourceFieldRef != nil {
 		n++
-		allErrs = append(allErrs, validateResourceFieldSelector(vf.ResourceFieldRef, p.Child("resourceFieldRef"), false)...)
+		allErrs = append(allErrs, validateContainerResourceFieldSelector(vf.ResourceFieldRef, p.Child("resourceFieldRef"), false)...)
 	}
 	if vf.ConfigMapKeyRef != nil {
 		n++
@@ -103,7 +108,9 @@ func validateEnvVarValueFrom(ev corev1.EnvVar, p *field.Path) field.ErrorList {
 	return allErrs
 }
 
-// validateObjectFieldSelector ports validateObjectFieldSelector.
+// validateObjectFieldSelector validates a fieldRef against the allowed field paths.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateObjectFieldSelector.
 func validateObjectFieldSelector(fs *corev1.ObjectFieldSelector, allowed map[string]bool, p *field.Path) field.ErrorList {
 	if fs.APIVersion == "" {
 		return field.ErrorList{field.Required(p.Child("apiVersion"), "")}
@@ -114,12 +121,12 @@ func validateObjectFieldSelector(fs *corev1.ObjectFieldSelector, allowed map[str
 	if fs.APIVersion != "v1" {
 		return field.ErrorList{field.Invalid(p.Child("fieldPath"), fs.FieldPath, fmt.Sprintf("error converting fieldPath: unsupported pod version: %s", fs.APIVersion))}
 	}
-	if path, sub, ok := splitMaybeSubscriptedPath(fs.FieldPath); ok {
+	if path, sub, ok := SplitMaybeSubscriptedPath(fs.FieldPath); ok {
 		switch path {
 		case "metadata.annotations":
-			return validateQualifiedName(strings.ToLower(sub), p)
+			return ValidateQualifiedName(strings.ToLower(sub), p)
 		case "metadata.labels":
-			return validateQualifiedName(sub, p)
+			return ValidateQualifiedName(sub, p)
 		default:
 			return field.ErrorList{field.Invalid(p.Child("fieldPath"), fs.FieldPath, "error converting fieldPath: field label does not support subscript")}
 		}
@@ -134,8 +141,10 @@ func validateObjectFieldSelector(fs *corev1.ObjectFieldSelector, allowed map[str
 	return nil
 }
 
-// splitMaybeSubscriptedPath ports fieldpath.SplitMaybeSubscriptedPath.
-func splitMaybeSubscriptedPath(fp string) (string, string, bool) {
+// SplitMaybeSubscriptedPath splits a field path such as metadata.labels['key'] into path and subscript.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/fieldpath/fieldpath.go SplitMaybeSubscriptedPath.
+func SplitMaybeSubscriptedPath(fp string) (string, string, bool) {
 	if !strings.HasSuffix(fp, "']") {
 		return fp, "", false
 	}
@@ -150,8 +159,11 @@ var divisorsCPU = map[string]bool{"1m": true, "1": true}
 var divisorsBytes = map[string]bool{"1": true, "1k": true, "1M": true, "1G": true, "1T": true, "1P": true, "1E": true,
 	"1Ki": true, "1Mi": true, "1Gi": true, "1Ti": true, "1Pi": true, "1Ei": true}
 
-// validateResourceFieldSelector ports validateContainerResourceFieldSelector and validateContainerResourceDivisor.
-func validateResourceFieldSelector(fs *corev1.ResourceFieldSelector, p *field.Path, volume bool) field.ErrorList {
+// validateContainerResourceFieldSelector validates a resourceFieldRef and its divisor.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateContainerResourceFieldSelector,
+// with validateContainerResourceDivisor (which it calls).
+func validateContainerResourceFieldSelector(fs *corev1.ResourceFieldSelector, p *field.Path, volume bool) field.ErrorList {
 	var allErrs field.ErrorList
 	switch {
 	case volume && fs.ContainerName == "":
@@ -183,8 +195,11 @@ func validateResourceFieldSelector(fs *corev1.ResourceFieldSelector, p *field.Pa
 	return allErrs
 }
 
-// validateKeySelector ports validateConfigMapKeySelector / validateSecretKeySelector:
-// the (defaulted "") name must be a DNS subdomain, the key a config-map key.
+// validateKeySelector validates a configMapKeyRef or secretKeyRef: the (defaulted "") name must be a DNS
+// subdomain, the key a config-map key. It merges two upstream functions.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateConfigMapKeySelector
+// and validateSecretKeySelector.
 func validateKeySelector(name, key string, p *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	for _, m := range apimachineryvalidation.NameIsDNSSubdomain(name, false) {
@@ -200,7 +215,9 @@ func validateKeySelector(name, key string, p *field.Path) field.ErrorList {
 	return allErrs
 }
 
-// validateFileKeySelector ports validateFileKeySelector.
+// validateFileKeySelector validates a fileKeyRef.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateFileKeySelector.
 func validateFileKeySelector(s *corev1.FileKeySelector, p *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if s.Key == "" {
@@ -213,7 +230,7 @@ func validateFileKeySelector(s *corev1.FileKeySelector, p *field.Path) field.Err
 	if s.VolumeName == "" {
 		allErrs = append(allErrs, field.Required(p.Child("volumeName"), ""))
 	} else {
-		allErrs = append(allErrs, validateDNS1123Label(s.VolumeName, p.Child("volumeName"))...)
+		allErrs = append(allErrs, ValidateDNS1123Label(s.VolumeName, p.Child("volumeName"))...)
 	}
 	if s.Path == "" {
 		allErrs = append(allErrs, field.Required(p.Child("path"), ""))
@@ -223,8 +240,10 @@ func validateFileKeySelector(s *corev1.FileKeySelector, p *field.Path) field.Err
 	return allErrs
 }
 
-// validateEnvFrom ports ValidateEnvFrom (relaxed prefix rule).
-func validateEnvFrom(vars []corev1.EnvFromSource, fldPath *field.Path) field.ErrorList {
+// ValidateEnvFrom validates envFrom (relaxed prefix rule).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateEnvFrom.
+func ValidateEnvFrom(vars []corev1.EnvFromSource, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	for i, ev := range vars {
 		p := fldPath.Index(i)
@@ -252,7 +271,11 @@ func validateEnvFrom(vars []corev1.EnvFromSource, fldPath *field.Path) field.Err
 	return allErrs
 }
 
-// validateEnvSourceName ports validateConfigMapEnvSource/validateSecretEnvSource (prefix=true).
+// validateEnvSourceName validates the name of a configMapRef or secretRef (prefix=true). It merges two
+// upstream functions.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateConfigMapEnvSource
+// and validateSecretEnvSource.
 func validateEnvSourceName(name string, p *field.Path) field.ErrorList {
 	if name == "" {
 		return field.ErrorList{field.Required(p.Child("name"), "")}

@@ -25,6 +25,9 @@ type Options struct {
 // ValidatePodTemplateSpec validates a template as kube-apiserver v1.37 validates the template of a
 // StatefulSet (apps/v1) created from it, plus the pod-creation-time rules that templates always hit
 // (e.g. matchLabelKeys overlapping labelSelector). fldPath points at the template (JSON names).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/apps/validation/validation.go ValidatePodTemplateSpecForStatefulSet
+// (with pkg/apis/core/validation/validation.go ValidatePodTemplateSpec); it combines them with the pod-creation-time rules.
 func ValidatePodTemplateSpec(tpl *corev1.PodTemplateSpec, fldPath *field.Path, opts Options) field.ErrorList {
 	if tpl == nil {
 		return field.ErrorList{field.Required(fldPath, "")}
@@ -45,8 +48,8 @@ func ValidatePodTemplateSpec(tpl *corev1.PodTemplateSpec, fldPath *field.Path, o
 	// ValidatePodTemplateSpec: metadata.
 	allErrs = append(allErrs, metav1validation.ValidateLabels(t.Labels, fldPath.Child("labels"))...)
 	allErrs = append(allErrs, apimachineryvalidation.ValidateAnnotations(t.Annotations, fldPath.Child("annotations"))...)
-	allErrs = append(allErrs, validatePodSpecificAnnotations(t.Annotations, &t.Spec, fldPath.Child("annotations"))...)
-	allErrs = append(allErrs, validatePodSpec(&t.Spec, specPath, opts)...)
+	allErrs = append(allErrs, ValidatePodSpecificAnnotations(t.Annotations, &t.Spec, fldPath.Child("annotations"))...)
+	allErrs = append(allErrs, ValidatePodSpec(&t.Spec, specPath, opts)...)
 	allErrs = append(allErrs, validateSecurityAnnotations(t.Annotations, &t.Spec, fldPath.Child("annotations"), specPath)...)
 	if len(t.Spec.EphemeralContainers) > 0 {
 		allErrs = append(allErrs, field.Forbidden(specPath.Child("ephemeralContainers"), "ephemeral containers not allowed in pod template"))
@@ -61,8 +64,11 @@ func ValidatePodTemplateSpec(tpl *corev1.PodTemplateSpec, fldPath *field.Path, o
 	return allErrs
 }
 
-// mergeClaimTemplateVolumes mirrors volumesToAddForTemplates (in a stable order:
-// the server iterates a map, so indices of these synthetic volumes are unstable there).
+// mergeClaimTemplateVolumes adds the volumes of the claim templates to the pod volumes, in a stable order
+// (the server iterates a map, so indices of these synthetic volumes are unstable there).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/apps/validation/validation.go volumesToAddForTemplates (signature differs:
+// it takes the claim names and the volumes, not the StatefulSet spec).
 func mergeClaimTemplateVolumes(names []string, vols []corev1.Volume) []corev1.Volume {
 	out := make([]corev1.Volume, 0, len(names)+len(vols))
 	seen := make(map[string]bool, len(names))
@@ -82,13 +88,15 @@ func mergeClaimTemplateVolumes(names []string, vols []corev1.Volume) []corev1.Vo
 	return out
 }
 
-// validatePodSpecificAnnotations ports ValidatePodSpecificAnnotations.
-func validatePodSpecificAnnotations(ann map[string]string, spec *corev1.PodSpec, p *field.Path) field.ErrorList {
+// ValidatePodSpecificAnnotations validates the pod-specific annotations of the template metadata.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidatePodSpecificAnnotations.
+func ValidatePodSpecificAnnotations(ann map[string]string, spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	if v, ok := ann[corev1.MirrorPodAnnotationKey]; ok && spec.NodeName == "" {
 		el = append(el, field.Invalid(p.Key(corev1.MirrorPodAnnotationKey), v, "must set spec.nodeName if mirror pod annotation is set"))
 	}
-	el = append(el, validateTolerationsAnnotation(ann, p)...)
+	el = append(el, ValidateTolerationsInPodAnnotations(ann, p)...)
 	// helper.GetDeletionCostFromPodAnnotations: a 32-bit integer without '+' or leading zeros.
 	if v, ok := ann[corev1.PodDeletionCost]; ok {
 		okFirst := v != "" && (v[0] == '-' || v == "0" || (v[0] >= '1' && v[0] <= '9'))
@@ -99,11 +107,13 @@ func validatePodSpecificAnnotations(ann map[string]string, spec *corev1.PodSpec,
 	return el
 }
 
-// validatePodSpec ports ValidatePodSpec (template: podMeta == nil) with v1.37 default options.
-func validatePodSpec(spec *corev1.PodSpec, p *field.Path, opts Options) field.ErrorList {
+// ValidatePodSpec validates the template spec (podMeta == nil) with v1.37 default options.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidatePodSpec.
+func ValidatePodSpec(spec *corev1.PodSpec, p *field.Path, opts Options) field.ErrorList {
 	var allErrs field.ErrorList
 	hostUsers := spec.HostUsers == nil || *spec.HostUsers
-	vols, vErrs := validateVolumes(spec.Volumes, p.Child("volumes"))
+	vols, vErrs := ValidateVolumes(spec.Volumes, p.Child("volumes"))
 	allErrs = append(allErrs, vErrs...)
 	claimNames := map[string]bool{}
 	for _, c := range spec.ResourceClaims {
@@ -117,11 +127,11 @@ func validatePodSpec(spec *corev1.PodSpec, p *field.Path, opts Options) field.Er
 	allErrs = append(allErrs, validateContainers(spec.Containers, ctx, p.Child("containers"))...)
 	allErrs = append(allErrs, validateInitContainers(spec.InitContainers, spec.Containers, ctx, p.Child("initContainers"))...)
 	allErrs = append(allErrs, validatePodResources(spec, claimNames, p)...)
-	allErrs = append(allErrs, validateHostNetworkPorts(spec, p)...)
+	allErrs = append(allErrs, validatePodHostNetworkDeps(spec, p)...)
 	allErrs = append(allErrs, validateRestartPolicy(spec.RestartPolicy, p.Child("restartPolicy"))...)
 	allErrs = append(allErrs, validateDNSPolicy(spec.DNSPolicy, p.Child("dnsPolicy"))...)
 	allErrs = append(allErrs, metav1validation.ValidateLabels(spec.NodeSelector, p.Child("nodeSelector"))...)
-	allErrs = append(allErrs, validatePodSecurityContext(spec, p.Child("securityContext"))...)
+	allErrs = append(allErrs, validatePodSpecSecurityContext(spec, p.Child("securityContext"))...)
 	if spec.ShareProcessNamespace != nil && *spec.ShareProcessNamespace && spec.HostPID {
 		allErrs = append(allErrs, field.Invalid(p.Child("shareProcessNamespace"), *spec.ShareProcessNamespace, "ShareProcessNamespace and HostPID cannot both be enabled"))
 	}
@@ -129,13 +139,13 @@ func validatePodSpec(spec *corev1.PodSpec, p *field.Path, opts Options) field.Er
 	allErrs = append(allErrs, validateAffinity(spec.Affinity, p.Child("affinity"))...)
 	allErrs = append(allErrs, validatePodDNSConfig(spec.DNSConfig, spec.DNSPolicy, p.Child("dnsConfig"))...)
 	for i, g := range spec.ReadinessGates {
-		allErrs = append(allErrs, validateQualifiedName(string(g.ConditionType), p.Child("readinessGates").Index(i).Child("conditionType"))...)
+		allErrs = append(allErrs, ValidateQualifiedName(string(g.ConditionType), p.Child("readinessGates").Index(i).Child("conditionType"))...)
 	}
 	allErrs = append(allErrs, validateSchedulingGates(spec.SchedulingGates, p.Child("schedulingGates"))...)
 	allErrs = append(allErrs, validateTopologySpreadConstraints(spec.TopologySpreadConstraints, p.Child("topologySpreadConstraints"))...)
 	allErrs = append(allErrs, validateWindowsHostProcessPod(spec, p, opts)...)
 	allErrs = append(allErrs, validateHostUsers(spec, p)...)
-	allErrs = append(allErrs, validateHostnameOverride(spec, p)...)
+	allErrs = append(allErrs, validatePodHostName(spec, p)...)
 	if spec.ServiceAccountName != "" {
 		allErrs = append(allErrs, validateSubdomainName(spec.ServiceAccountName, p.Child("serviceAccountName"))...)
 	}
@@ -145,12 +155,12 @@ func validatePodSpec(spec *corev1.PodSpec, p *field.Path, opts Options) field.Er
 	if v := spec.ActiveDeadlineSeconds; v != nil && (*v < 1 || *v > math.MaxInt32) {
 		allErrs = append(allErrs, field.Invalid(p.Child("activeDeadlineSeconds"), *v, validation.InclusiveRangeError(1, math.MaxInt32)))
 	}
-	allErrs = append(allErrs, validateTolerations(spec.Tolerations, p.Child("tolerations"))...)
+	allErrs = append(allErrs, ValidateTolerations(spec.Tolerations, p.Child("tolerations"))...)
 	for i, ha := range spec.HostAliases {
 		// ValidateHostAliases (StrictIPCIDRValidation is beta/on).
 		allErrs = append(allErrs, validation.IsValidIPForLegacyField(p.Child("hostAliases").Index(i).Child("ip"), ha.IP, true, nil)...)
 		for j, h := range ha.Hostnames {
-			allErrs = append(allErrs, validateDNS1123Subdomain(h, p.Child("hostAliases").Index(i).Child("hostnames").Index(j))...)
+			allErrs = append(allErrs, ValidateDNS1123Subdomain(h, p.Child("hostAliases").Index(i).Child("hostnames").Index(j))...)
 		}
 	}
 	if spec.PriorityClassName != "" {
@@ -168,14 +178,16 @@ func validatePodSpec(spec *corev1.PodSpec, p *field.Path, opts Options) field.Er
 	}
 	if spec.Overhead != nil {
 		// validateOverhead reuses container resource validation on limits only.
-		allErrs = append(allErrs, validateResourceRequirements(&corev1.ResourceRequirements{Limits: spec.Overhead}, validateContainerResourceName, nil, p.Child("overhead"))...)
+		allErrs = append(allErrs, validateResourceRequirements(&corev1.ResourceRequirements{Limits: spec.Overhead}, ValidateContainerResourceName, nil, p.Child("overhead"))...)
 	}
 	allErrs = append(allErrs, validateOSSpecific(spec, p)...)
 	allErrs = append(allErrs, validateFileKeyRefVolumes(spec, p)...)
 	return allErrs
 }
 
-// validateRestartPolicy ports validateRestartPolicy (pod-level values; StatefulSet narrows to Always later).
+// validateRestartPolicy validates restartPolicy (pod-level values; StatefulSet narrows to Always later).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateRestartPolicy.
 func validateRestartPolicy(rp corev1.RestartPolicy, p *field.Path) field.ErrorList {
 	switch rp {
 	case corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever:
@@ -184,7 +196,9 @@ func validateRestartPolicy(rp corev1.RestartPolicy, p *field.Path) field.ErrorLi
 	return field.ErrorList{field.NotSupported(p, rp, []corev1.RestartPolicy{corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever})}
 }
 
-// validateDNSPolicy ports validateDNSPolicy.
+// validateDNSPolicy validates dnsPolicy.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateDNSPolicy.
 func validateDNSPolicy(dp corev1.DNSPolicy, p *field.Path) field.ErrorList {
 	switch dp {
 	case corev1.DNSClusterFirstWithHostNet, corev1.DNSClusterFirst, corev1.DNSDefault, corev1.DNSNone:
@@ -193,7 +207,9 @@ func validateDNSPolicy(dp corev1.DNSPolicy, p *field.Path) field.ErrorList {
 	return field.ErrorList{field.NotSupported(p, dp, []corev1.DNSPolicy{corev1.DNSClusterFirstWithHostNet, corev1.DNSClusterFirst, corev1.DNSDefault, corev1.DNSNone})}
 }
 
-// validatePodDNSConfig ports validatePodDNSConfig (libc limits: 3 nameservers, 32 searches, 2048 chars).
+// validatePodDNSConfig validates dnsConfig (libc limits: 3 nameservers, 32 searches, 2048 chars).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validatePodDNSConfig.
 func validatePodDNSConfig(c *corev1.PodDNSConfig, dp corev1.DNSPolicy, p *field.Path) field.ErrorList {
 	if dp == corev1.DNSNone {
 		if c == nil {
@@ -235,9 +251,11 @@ func validatePodDNSConfig(c *corev1.PodDNSConfig, dp corev1.DNSPolicy, p *field.
 	return el
 }
 
-// validateHostNetworkPorts ports validatePodHostNetworkDeps for embedded templates:
-// a set hostPort must equal containerPort (0 is defaulted on the Pod).
-func validateHostNetworkPorts(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
+// validatePodHostNetworkDeps checks, for an embedded template, that a set hostPort equals containerPort when
+// hostNetwork is true (0 is defaulted on the Pod).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validatePodHostNetworkDeps.
+func validatePodHostNetworkDeps(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	if !spec.HostNetwork {
 		return nil
 	}
@@ -252,17 +270,21 @@ func validateHostNetworkPorts(spec *corev1.PodSpec, p *field.Path) field.ErrorLi
 	return el
 }
 
-// validateImagePullSecrets ports validateImagePullSecrets (only name may be set; v1 has nothing else).
+// validateImagePullSecrets validates imagePullSecrets (only name may be set; v1 has nothing else).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateImagePullSecrets.
 func validateImagePullSecrets(_ []corev1.LocalObjectReference, _ *field.Path) field.ErrorList {
 	return nil
 }
 
-// validateSchedulingGates ports validateSchedulingGates: qualified names, no duplicates.
+// validateSchedulingGates validates schedulingGates: qualified names, no duplicates.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateSchedulingGates.
 func validateSchedulingGates(gates []corev1.PodSchedulingGate, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	seen := map[string]bool{}
 	for i, g := range gates {
-		el = append(el, validateQualifiedName(g.Name, p.Index(i))...)
+		el = append(el, ValidateQualifiedName(g.Name, p.Index(i))...)
 		if seen[g.Name] {
 			el = append(el, field.Duplicate(p.Index(i), g.Name))
 		}
@@ -271,8 +293,10 @@ func validateSchedulingGates(gates []corev1.PodSchedulingGate, p *field.Path) fi
 	return el
 }
 
-// validateHostnameOverride ports validatePodHostName (HostnameOverride is GA in v1.37).
-func validateHostnameOverride(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
+// validatePodHostName validates hostnameOverride (HostnameOverride is GA in v1.37).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validatePodHostName.
+func validatePodHostName(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	if spec.HostnameOverride == nil {
 		return nil
 	}
@@ -287,13 +311,15 @@ func validateHostnameOverride(spec *corev1.PodSpec, p *field.Path) field.ErrorLi
 	if len(*spec.HostnameOverride) > 64 {
 		el = append(el, field.TooLong(hp, "", 64))
 	}
-	return append(el, validateDNS1123Subdomain(*spec.HostnameOverride, hp)...)
+	return append(el, ValidateDNS1123Subdomain(*spec.HostnameOverride, hp)...)
 }
 
-// validateFileKeyRefVolumes ports validateFileKeyRefVolumes: fileKeyRef needs an emptyDir volume.
+// validateFileKeyRefVolumes checks that a fileKeyRef names an emptyDir volume.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateFileKeyRefVolumes.
 func validateFileKeyRefVolumes(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	var el field.ErrorList
-	visitContainers(spec, p, func(c *corev1.Container, cp *field.Path) {
+	VisitContainersWithPath(spec, p, func(c *corev1.Container, cp *field.Path) {
 		for j, e := range c.Env {
 			if e.ValueFrom == nil || e.ValueFrom.FileKeyRef == nil {
 				continue
@@ -318,8 +344,11 @@ func validateFileKeyRefVolumes(spec *corev1.PodSpec, p *field.Path) field.ErrorL
 	return el
 }
 
-// visitContainers mirrors podshelper.VisitContainersWithPath: init, regular, then ephemeral.
-func visitContainers(spec *corev1.PodSpec, p *field.Path, fn func(*corev1.Container, *field.Path)) {
+// VisitContainersWithPath calls fn for each container with its path: init, regular, then ephemeral (fn cannot
+// stop the walk).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/pods/helpers.go VisitContainersWithPath.
+func VisitContainersWithPath(spec *corev1.PodSpec, p *field.Path, fn func(*corev1.Container, *field.Path)) {
 	for i := range spec.InitContainers {
 		fn(&spec.InitContainers[i], p.Child("initContainers").Index(i))
 	}
@@ -331,7 +360,10 @@ func visitContainers(spec *corev1.PodSpec, p *field.Path, fn func(*corev1.Contai
 	}
 }
 
-func validateDNS1123Label(v string, p *field.Path) field.ErrorList {
+// ValidateDNS1123Label reports each DNS-1123 label error as Invalid.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateDNS1123Label.
+func ValidateDNS1123Label(v string, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	for _, m := range validation.IsDNS1123Label(v) {
 		el = append(el, field.Invalid(p, v, m))
@@ -339,7 +371,10 @@ func validateDNS1123Label(v string, p *field.Path) field.ErrorList {
 	return el
 }
 
-func validateDNS1123Subdomain(v string, p *field.Path) field.ErrorList {
+// ValidateDNS1123Subdomain reports each DNS-1123 subdomain error as Invalid.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateDNS1123Subdomain.
+func ValidateDNS1123Subdomain(v string, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	for _, m := range validation.IsDNS1123Subdomain(v) {
 		el = append(el, field.Invalid(p, v, m))
@@ -356,7 +391,10 @@ func validateSubdomainName(v string, p *field.Path) field.ErrorList {
 	return el
 }
 
-func validateQualifiedName(v string, p *field.Path) field.ErrorList {
+// ValidateQualifiedName reports each qualified-name error as Invalid.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateQualifiedName.
+func ValidateQualifiedName(v string, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	for _, m := range validation.IsQualifiedName(v) {
 		el = append(el, field.Invalid(p, v, m))
@@ -364,7 +402,10 @@ func validateQualifiedName(v string, p *field.Path) field.ErrorList {
 	return el
 }
 
-func nonNegative(v int64, p *field.Path) field.ErrorList {
+// ValidateNonnegativeField rejects a negative value.
+//
+// Port of k8s.io/apimachinery@v0.37.2 pkg/api/validation/generic.go ValidateNonnegativeField.
+func ValidateNonnegativeField(v int64, p *field.Path) field.ErrorList {
 	if v < 0 {
 		return field.ErrorList{field.Invalid(p, v, apimachineryvalidation.IsNegativeErrorMsg)}
 	}
@@ -375,6 +416,9 @@ func nonNegative(v int64, p *field.Path) field.ErrorList {
 // (apps validateVolumeClaimTemplates -> core ValidatePersistentVolumeClaimSpec, create options).
 // Names are checked as DNS subdomains here; ValidatePodTemplateSpec additionally
 // applies the volume-name (DNS label) rule through Options.VolumeClaimTemplateNames.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/apps/validation/validation.go validateVolumeClaimTemplates
+// (exported here: the leaderworkerset package calls it).
 func ValidateVolumeClaimTemplates(vcts []corev1.PersistentVolumeClaim, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	for i := range vcts {
@@ -386,14 +430,17 @@ func ValidateVolumeClaimTemplates(vcts []corev1.PersistentVolumeClaim, fldPath *
 		} else {
 			allErrs = append(allErrs, validateSubdomainName(vct.Name, p.Child("metadata", "name"))...)
 		}
-		allErrs = append(allErrs, validatePVCSpec(&vct.Spec, p.Child("spec"))...)
+		allErrs = append(allErrs, ValidatePersistentVolumeClaimSpec(&vct.Spec, p.Child("spec"))...)
 	}
 	return allErrs
 }
 
-// ValidatePVCRetentionPolicy ports apps ValidatePersistentVolumeClaimRetentionPolicy;
-// empty values are defaulted to Retain by SetDefaults_StatefulSet first.
-func ValidatePVCRetentionPolicy(p *appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy, fldPath *field.Path) field.ErrorList {
+// ValidatePersistentVolumeClaimRetentionPolicy validates persistentVolumeClaimRetentionPolicy; empty values
+// are defaulted to Retain by SetDefaults_StatefulSet first.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/apps/validation/validation.go ValidatePersistentVolumeClaimRetentionPolicy,
+// with ValidatePersistentVolumeClaimRetentionPolicyType.
+func ValidatePersistentVolumeClaimRetentionPolicy(p *appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy, fldPath *field.Path) field.ErrorList {
 	if p == nil {
 		return nil
 	}

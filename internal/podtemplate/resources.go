@@ -13,26 +13,35 @@ import (
 
 type resourceNameFn func(corev1.ResourceName, *field.Path) field.ErrorList
 
-func isHugePageResourceName(n corev1.ResourceName) bool {
+// IsHugePageResourceName reports whether n is a hugepages-* resource.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/v1/helper/helpers.go IsHugePageResourceName.
+func IsHugePageResourceName(n corev1.ResourceName) bool {
 	return strings.HasPrefix(string(n), corev1.ResourceHugePagesPrefix)
 }
 
-// isNativeResource ports helper.IsNativeResource: unprefixed or *kubernetes.io/.
-func isNativeResource(n corev1.ResourceName) bool {
+// IsNativeResource reports whether n is unprefixed or in a *kubernetes.io/ domain.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/v1/helper/helpers.go IsNativeResource.
+func IsNativeResource(n corev1.ResourceName) bool {
 	return !strings.Contains(string(n), "/") || strings.Contains(string(n), corev1.ResourceDefaultNamespacePrefix)
 }
 
-// isExtendedResourceName ports helper.IsExtendedResourceName.
-func isExtendedResourceName(n corev1.ResourceName) bool {
-	if isNativeResource(n) || strings.HasPrefix(string(n), corev1.DefaultResourceRequestsPrefix) {
+// IsExtendedResourceName reports whether n is an extended resource.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/v1/helper/helpers.go IsExtendedResourceName.
+func IsExtendedResourceName(n corev1.ResourceName) bool {
+	if IsNativeResource(n) || strings.HasPrefix(string(n), corev1.DefaultResourceRequestsPrefix) {
 		return false
 	}
 	return len(validation.IsQualifiedName(corev1.DefaultResourceRequestsPrefix+string(n))) == 0
 }
 
-// isOvercommitAllowed ports helper.IsOvercommitAllowed.
-func isOvercommitAllowed(n corev1.ResourceName) bool {
-	return isNativeResource(n) && !isHugePageResourceName(n)
+// IsOvercommitAllowed reports whether requests of n may be lower than limits.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/v1/helper/helpers.go IsOvercommitAllowed.
+func IsOvercommitAllowed(n corev1.ResourceName) bool {
+	return IsNativeResource(n) && !IsHugePageResourceName(n)
 }
 
 var standardResourceNames = map[corev1.ResourceName]bool{
@@ -45,7 +54,9 @@ var standardResourceNames = map[corev1.ResourceName]bool{
 	corev1.ResourceRequestsStorage: true,
 }
 
-// validateResourceName ports core validateResourceName.
+// validateResourceName validates a resource name.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateResourceName.
 func validateResourceName(n corev1.ResourceName, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	for _, msg := range validation.IsQualifiedName(string(n)) {
@@ -55,7 +66,7 @@ func validateResourceName(n corev1.ResourceName, fldPath *field.Path) field.Erro
 		return allErrs
 	}
 	if !strings.Contains(string(n), "/") {
-		isStd := standardResourceNames[n] || isHugePageResourceName(n) ||
+		isStd := standardResourceNames[n] || IsHugePageResourceName(n) ||
 			strings.HasPrefix(string(n), corev1.ResourceRequestsHugePagesPrefix)
 		if !isStd {
 			return append(allErrs, field.Invalid(fldPath, n, "must be a standard resource type or fully qualified"))
@@ -64,45 +75,54 @@ func validateResourceName(n corev1.ResourceName, fldPath *field.Path) field.Erro
 	return allErrs
 }
 
-// validateContainerResourceName ports ValidateContainerResourceName.
-func validateContainerResourceName(n corev1.ResourceName, fldPath *field.Path) field.ErrorList {
+// ValidateContainerResourceName validates a container resource name.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateContainerResourceName.
+func ValidateContainerResourceName(n corev1.ResourceName, fldPath *field.Path) field.ErrorList {
 	allErrs := validateResourceName(n, fldPath)
 	if !strings.Contains(string(n), "/") {
-		if n != corev1.ResourceCPU && n != corev1.ResourceMemory && n != corev1.ResourceEphemeralStorage && !isHugePageResourceName(n) {
+		if n != corev1.ResourceCPU && n != corev1.ResourceMemory && n != corev1.ResourceEphemeralStorage && !IsHugePageResourceName(n) {
 			return append(allErrs, field.Invalid(fldPath, n, "must be a standard resource for containers"))
 		}
-	} else if !isNativeResource(n) && !isExtendedResourceName(n) {
+	} else if !IsNativeResource(n) && !IsExtendedResourceName(n) {
 		return append(allErrs, field.Invalid(fldPath, n, "doesn't follow extended resource name standard"))
 	}
 	return allErrs
 }
 
-// validatePodResourceName ports validatePodResourceName (cpu, memory, hugepages-*).
+// validatePodResourceName validates a pod-level resource name (cpu, memory, hugepages-*).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validatePodResourceName.
 func validatePodResourceName(n corev1.ResourceName, fldPath *field.Path) field.ErrorList {
 	allErrs := validateResourceName(n, fldPath)
 	if len(allErrs) != 0 {
 		return allErrs
 	}
-	if n != corev1.ResourceCPU && n != corev1.ResourceMemory && !isHugePageResourceName(n) {
+	if n != corev1.ResourceCPU && n != corev1.ResourceMemory && !IsHugePageResourceName(n) {
 		return append(allErrs, field.NotSupported(fldPath, n, []string{string(corev1.ResourceCPU), string(corev1.ResourceHugePagesPrefix), string(corev1.ResourceMemory)}))
 	}
 	return allErrs
 }
 
-// validateResourceQuantityValue ports ValidateResourceQuantityValue: >= 0, integer for extended resources.
-func validateResourceQuantityValue(n corev1.ResourceName, q resource.Quantity, fldPath *field.Path) field.ErrorList {
+// ValidateResourceQuantityValue requires a quantity >= 0, and an integer for extended resources.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateResourceQuantityValue.
+func ValidateResourceQuantityValue(n corev1.ResourceName, q resource.Quantity, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if q.Sign() < 0 {
 		allErrs = append(allErrs, field.Invalid(fldPath, q.String(), "must be greater than or equal to 0"))
 	}
-	if isExtendedResourceName(n) && q.MilliValue()%1000 != 0 {
+	if IsExtendedResourceName(n) && q.MilliValue()%1000 != 0 {
 		allErrs = append(allErrs, field.Invalid(fldPath, q, "must be an integer"))
 	}
 	return allErrs
 }
 
-// validateHugePageValue ports validateResourceQuantityHugePageValue (indivisible values rejected on create).
-func validateHugePageValue(n corev1.ResourceName, q resource.Quantity) error {
+// validateResourceQuantityHugePageValue rejects hugepage values that are not a multiple of the page size (on
+// create).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateResourceQuantityHugePageValue.
+func validateResourceQuantityHugePageValue(n corev1.ResourceName, q resource.Quantity) error {
 	pageSize, err := resource.ParseQuantity(strings.TrimPrefix(string(n), corev1.ResourceHugePagesPrefix))
 	if err != nil || pageSize.Sign() <= 0 || pageSize.MilliValue()%1000 != 0 || q.Value()%pageSize.Value() != 0 {
 		return fmt.Errorf("%s is not positive integer multiple of %s", q.String(), n)
@@ -121,7 +141,9 @@ func sortedNames(rl corev1.ResourceList) []corev1.ResourceName {
 	return out
 }
 
-// validateResourceRequirements ports core validateResourceRequirements.
+// validateResourceRequirements validates resources (limits, requests, claims).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateResourceRequirements.
 func validateResourceRequirements(r *corev1.ResourceRequirements, nameFn resourceNameFn, podClaimNames map[string]bool, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	limPath, reqPath := fldPath.Child("limits"), fldPath.Child("requests")
@@ -130,10 +152,10 @@ func validateResourceRequirements(r *corev1.ResourceRequirements, nameFn resourc
 		q := r.Limits[n]
 		p := limPath.Key(string(n))
 		allErrs = append(allErrs, nameFn(n, p)...)
-		allErrs = append(allErrs, validateResourceQuantityValue(n, q, p)...)
-		if isHugePageResourceName(n) {
+		allErrs = append(allErrs, ValidateResourceQuantityValue(n, q, p)...)
+		if IsHugePageResourceName(n) {
 			limHuge = true
-			if err := validateHugePageValue(n, q); err != nil {
+			if err := validateResourceQuantityHugePageValue(n, q); err != nil {
 				allErrs = append(allErrs, field.Invalid(p, q.String(), err.Error()))
 			}
 		}
@@ -145,20 +167,20 @@ func validateResourceRequirements(r *corev1.ResourceRequirements, nameFn resourc
 		q := r.Requests[n]
 		p := reqPath.Key(string(n))
 		allErrs = append(allErrs, nameFn(n, p)...)
-		allErrs = append(allErrs, validateResourceQuantityValue(n, q, p)...)
+		allErrs = append(allErrs, ValidateResourceQuantityValue(n, q, p)...)
 		// The server reports request/limit mismatches on the requests path itself.
 		if lim, ok := r.Limits[n]; ok {
-			if q.Cmp(lim) != 0 && !isOvercommitAllowed(n) {
+			if q.Cmp(lim) != 0 && !IsOvercommitAllowed(n) {
 				allErrs = append(allErrs, field.Invalid(reqPath, q.String(), fmt.Sprintf("must be equal to %s limit of %s", n, lim.String())))
 			} else if q.Cmp(lim) > 0 {
 				allErrs = append(allErrs, field.Invalid(reqPath, q.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", n, lim.String())))
 			}
-		} else if !isOvercommitAllowed(n) {
+		} else if !IsOvercommitAllowed(n) {
 			allErrs = append(allErrs, field.Required(limPath, "Limit must be set for non overcommitable resources"))
 		}
-		if isHugePageResourceName(n) {
+		if IsHugePageResourceName(n) {
 			reqHuge = true
-			if err := validateHugePageValue(n, q); err != nil {
+			if err := validateResourceQuantityHugePageValue(n, q); err != nil {
 				allErrs = append(allErrs, field.Invalid(p, q.String(), err.Error()))
 			}
 		}
@@ -173,8 +195,10 @@ func validateResourceRequirements(r *corev1.ResourceRequirements, nameFn resourc
 	return allErrs
 }
 
-// validateResourceClaimNames ports validateResourceClaimNames: every entry must
-// name a spec.resourceClaims entry; duplicates and overlapping requests rejected.
+// validateResourceClaimNames requires every entry to name a spec.resourceClaims entry; duplicates and
+// overlapping requests are rejected.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateResourceClaimNames.
 func validateResourceClaimNames(claims []corev1.ResourceClaim, podClaimNames map[string]bool, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	names := map[string]bool{}
@@ -189,7 +213,7 @@ func validateResourceClaimNames(claims []corev1.ResourceClaim, podClaimNames map
 		} else {
 			key := c.Name
 			if c.Request != "" {
-				allErrs = append(allErrs, validateDNS1123Label(c.Request, p.Child("request"))...)
+				allErrs = append(allErrs, ValidateDNS1123Label(c.Request, p.Child("request"))...)
 				key += "/" + c.Request
 			}
 			if names[key] {
@@ -212,7 +236,10 @@ func validateResourceClaimNames(claims []corev1.ResourceClaim, podClaimNames map
 	return allErrs
 }
 
-// validatePodResourceClaims ports validatePodResourceClaims / validatePodResourceClaim.
+// validatePodResourceClaims validates spec.resourceClaims.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validatePodResourceClaims
+// and validatePodResourceClaim.
 func validatePodResourceClaims(claims []corev1.PodResourceClaim, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	seen := map[string]bool{}
@@ -224,7 +251,7 @@ func validatePodResourceClaims(claims []corev1.PodResourceClaim, fldPath *field.
 		case seen[c.Name]:
 			allErrs = append(allErrs, field.Duplicate(p.Child("name"), c.Name))
 		default:
-			allErrs = append(allErrs, validateDNS1123Label(c.Name, p.Child("name"))...)
+			allErrs = append(allErrs, ValidateDNS1123Label(c.Name, p.Child("name"))...)
 			seen[c.Name] = true
 		}
 		if c.ResourceClaimName != nil && c.ResourceClaimTemplateName != nil {
@@ -243,7 +270,9 @@ func validatePodResourceClaims(claims []corev1.PodResourceClaim, fldPath *field.
 	return allErrs
 }
 
-// validatePodResources ports validatePodResources (PodLevelResources is beta/on in v1.37).
+// validatePodResources validates spec.resources (PodLevelResources is beta/on in v1.37).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validatePodResources.
 func validatePodResources(spec *corev1.PodSpec, podClaimNames map[string]bool, fldPath *field.Path) field.ErrorList {
 	if spec.Resources == nil {
 		return nil
@@ -261,9 +290,11 @@ func validatePodResources(spec *corev1.PodSpec, podClaimNames map[string]bool, f
 	return allErrs
 }
 
-// aggregateContainer ports resourcehelper.AggregateContainerRequests/Limits:
-// regular containers and sidecars add up; each classic init container only
-// competes with the sidecars started before it.
+// aggregateContainer sums a resource list over the containers: regular containers and sidecars add up; each
+// classic init container only competes with the sidecars started before it. It merges two upstream functions.
+//
+// Port of k8s.io/component-helpers@v0.37.2 resource/helpers.go AggregateContainerRequests
+// and AggregateContainerLimits.
 func aggregateContainer(spec *corev1.PodSpec, pick func(*corev1.Container) corev1.ResourceList) corev1.ResourceList {
 	total := corev1.ResourceList{}
 	add := func(dst, src corev1.ResourceList) {
@@ -306,7 +337,9 @@ func aggregateContainer(spec *corev1.PodSpec, pick func(*corev1.Container) corev
 	return total
 }
 
-// validatePodResourceConsistency ports validatePodResourceConsistency.
+// validatePodResourceConsistency checks that pod-level resources cover the aggregated container resources.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validatePodResourceConsistency.
 func validatePodResourceConsistency(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	reqs := aggregateContainer(spec, func(c *corev1.Container) corev1.ResourceList { return c.Resources.Requests })
@@ -322,7 +355,7 @@ func validatePodResourceConsistency(spec *corev1.PodSpec, fldPath *field.Path) f
 	}
 	lims := aggregateContainer(spec, func(c *corev1.Container) corev1.ResourceList { return c.Resources.Limits })
 	for _, n := range sortedNames(lims) {
-		if !isHugePageResourceName(n) {
+		if !IsHugePageResourceName(n) {
 			continue
 		}
 		podLim, ok := spec.Resources.Limits[n]

@@ -10,8 +10,10 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// validateSecurityContext ports ValidateSecurityContext (container level).
-func validateSecurityContext(sc *corev1.SecurityContext, p *field.Path, ctx *podCtx) field.ErrorList {
+// ValidateSecurityContext validates a container securityContext.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateSecurityContext.
+func ValidateSecurityContext(sc *corev1.SecurityContext, p *field.Path, ctx *podCtx) field.ErrorList {
 	if sc == nil {
 		return nil
 	}
@@ -51,12 +53,14 @@ func validateSecurityContext(sc *corev1.SecurityContext, p *field.Path, ctx *pod
 			}
 		}
 	}
-	el = append(el, validateWindowsOptions(sc.WindowsOptions, p.Child("windowsOptions"))...)
-	el = append(el, validateAppArmorProfileField(sc.AppArmorProfile, p.Child("appArmorProfile"))...)
+	el = append(el, validateWindowsSecurityContextOptions(sc.WindowsOptions, p.Child("windowsOptions"))...)
+	el = append(el, ValidateAppArmorProfileField(sc.AppArmorProfile, p.Child("appArmorProfile"))...)
 	return el
 }
 
-// validateSeccompProfileField ports validateSeccompProfileField.
+// validateSeccompProfileField validates a seccompProfile field.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateSeccompProfileField.
 func validateSeccompProfileField(sp *corev1.SeccompProfile, p *field.Path) field.ErrorList {
 	if sp == nil {
 		return nil
@@ -81,8 +85,10 @@ func validateSeccompProfileField(sp *corev1.SeccompProfile, p *field.Path) field
 	return el
 }
 
-// validateAppArmorProfileField ports ValidateAppArmorProfileField.
-func validateAppArmorProfileField(ap *corev1.AppArmorProfile, p *field.Path) field.ErrorList {
+// ValidateAppArmorProfileField validates an appArmorProfile field.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateAppArmorProfileField.
+func ValidateAppArmorProfileField(ap *corev1.AppArmorProfile, p *field.Path) field.ErrorList {
 	if ap == nil {
 		return nil
 	}
@@ -122,8 +128,10 @@ var (
 	invalidUserNameDotsSpacesRegex = regexp.MustCompile(`^[\. ]+$`)
 )
 
-// validateWindowsOptions ports validateWindowsSecurityContextOptions.
-func validateWindowsOptions(w *corev1.WindowsSecurityContextOptions, p *field.Path) field.ErrorList {
+// validateWindowsSecurityContextOptions validates windowsOptions.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateWindowsSecurityContextOptions.
+func validateWindowsSecurityContextOptions(w *corev1.WindowsSecurityContextOptions, p *field.Path) field.ErrorList {
 	if w == nil {
 		return nil
 	}
@@ -180,8 +188,10 @@ func validateWindowsOptions(w *corev1.WindowsSecurityContextOptions, p *field.Pa
 
 var sysctlRegexp = regexp.MustCompile(`^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$`)
 
-// validatePodSecurityContext ports validatePodSpecSecurityContext.
-func validatePodSecurityContext(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
+// validatePodSpecSecurityContext validates the pod securityContext.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validatePodSpecSecurityContext.
+func validatePodSpecSecurityContext(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	sc := spec.SecurityContext
 	if sc == nil {
 		return nil
@@ -212,8 +222,8 @@ func validatePodSecurityContext(spec *corev1.PodSpec, p *field.Path) field.Error
 		el = append(el, field.NotSupported(p.Child("fsGroupChangePolicy"), *sc.FSGroupChangePolicy, []corev1.PodFSGroupChangePolicy{corev1.FSGroupChangeAlways, corev1.FSGroupChangeOnRootMismatch}))
 	}
 	el = append(el, validateSeccompProfileField(sc.SeccompProfile, p.Child("seccompProfile"))...)
-	el = append(el, validateWindowsOptions(sc.WindowsOptions, p.Child("windowsOptions"))...)
-	el = append(el, validateAppArmorProfileField(sc.AppArmorProfile, p.Child("appArmorProfile"))...)
+	el = append(el, validateWindowsSecurityContextOptions(sc.WindowsOptions, p.Child("windowsOptions"))...)
+	el = append(el, ValidateAppArmorProfileField(sc.AppArmorProfile, p.Child("appArmorProfile"))...)
 	if v := sc.SupplementalGroupsPolicy; v != nil && *v != corev1.SupplementalGroupsPolicyMerge && *v != corev1.SupplementalGroupsPolicyStrict {
 		el = append(el, field.NotSupported(p.Child("supplementalGroupsPolicy"), *v, []corev1.SupplementalGroupsPolicy{corev1.SupplementalGroupsPolicyMerge, corev1.SupplementalGroupsPolicyStrict}))
 	}
@@ -224,7 +234,11 @@ func validatePodSecurityContext(spec *corev1.PodSpec, p *field.Path) field.Error
 	return el
 }
 
-// validateSysctls ports validateSysctls and ValidateHostSysctl.
+// validateSysctls validates securityContext.sysctls, host-namespace conflicts included. It merges two
+// upstream functions.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateSysctls
+// and ValidateHostSysctl.
 func validateSysctls(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	names := map[string]bool{}
@@ -249,7 +263,10 @@ func validateSysctls(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	return el
 }
 
-// sysctlNamespace ports component-helpers sysctl.GetNamespace (Net / IPC only matter here).
+// sysctlNamespace returns the namespace of a sysctl (Net / IPC only matter here). The upstream name,
+// GetNamespace, would be misleading in this package.
+//
+// Port of k8s.io/component-helpers@v0.37.2 node/util/sysctl/namespace.go GetNamespace.
 func sysctlNamespace(name string) string {
 	if i := strings.IndexAny(name, "./"); i >= 0 && name[i] == '/' {
 		name = strings.Map(func(r rune) rune {
@@ -279,7 +296,9 @@ func sysctlNamespace(name string) string {
 	return ""
 }
 
-// validateWindowsHostProcessPod ports validateWindowsHostProcessPod.
+// validateWindowsHostProcessPod validates hostProcess containers and pods.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateWindowsHostProcessPod.
 func validateWindowsHostProcessPod(spec *corev1.PodSpec, p *field.Path, opts Options) field.ErrorList {
 	var el field.ErrorList
 	var podHP *bool
@@ -287,7 +306,7 @@ func validateWindowsHostProcessPod(spec *corev1.PodSpec, p *field.Path, opts Opt
 		podHP = spec.SecurityContext.WindowsOptions.HostProcess
 	}
 	count, hpCount := 0, 0
-	visitContainers(spec, p, func(c *corev1.Container, cp *field.Path) {
+	VisitContainersWithPath(spec, p, func(c *corev1.Container, cp *field.Path) {
 		count++
 		var cHP *bool
 		if c.SecurityContext != nil && c.SecurityContext.WindowsOptions != nil {
@@ -315,7 +334,11 @@ func validateWindowsHostProcessPod(spec *corev1.PodSpec, p *field.Path, opts Opt
 	return el
 }
 
-// validateOSSpecific ports validateOS plus validateLinux / validateWindows.
+// validateOSSpecific validates spec.os and then the rules of the named OS. It merges three upstream
+// functions: validateOS, and validateLinux / validateWindows, which ValidatePodSpec calls.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateOS,
+// validateLinux and validateWindows.
 func validateOSSpecific(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	if spec.OS == nil {
 		return nil
@@ -332,13 +355,16 @@ func validateOSSpecific(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	return field.ErrorList{field.NotSupported(p.Child("os"), spec.OS.Name, []corev1.OSName{corev1.Linux, corev1.Windows})}
 }
 
+// validateLinux forbids windows options in a linux pod.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateLinux.
 func validateLinux(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	const msg = "windows options cannot be set for a linux pod"
 	if spec.SecurityContext != nil && spec.SecurityContext.WindowsOptions != nil {
 		el = append(el, field.Forbidden(p.Child("securityContext", "windowsOptions"), msg))
 	}
-	visitContainers(spec, p, func(c *corev1.Container, cp *field.Path) {
+	VisitContainersWithPath(spec, p, func(c *corev1.Container, cp *field.Path) {
 		if c.SecurityContext != nil && c.SecurityContext.WindowsOptions != nil {
 			el = append(el, field.Forbidden(cp.Child("securityContext", "windowsOptions"), msg))
 		}
@@ -346,6 +372,9 @@ func validateLinux(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	return el
 }
 
+// validateWindows forbids linux-only fields in a windows pod.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateWindows.
 func validateWindows(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	const msg = "cannot be set for a windows pod"
@@ -372,7 +401,7 @@ func validateWindows(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	forbid(spec.HostPID, p.Child("hostPID"))
 	forbid(spec.HostIPC, p.Child("hostIPC"))
 	forbid(spec.ShareProcessNamespace != nil, p.Child("shareProcessNamespace"))
-	visitContainers(spec, p, func(c *corev1.Container, cp *field.Path) {
+	VisitContainersWithPath(spec, p, func(c *corev1.Container, cp *field.Path) {
 		sc := c.SecurityContext
 		if sc == nil {
 			return
@@ -392,7 +421,9 @@ func validateWindows(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	return el
 }
 
-// validateHostUsers ports validateHostUsers (hostUsers=false excludes host namespaces and volumeDevices).
+// validateHostUsers validates hostUsers (hostUsers=false excludes host namespaces and volumeDevices).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateHostUsers.
 func validateHostUsers(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	if spec.HostUsers == nil || *spec.HostUsers {
 		return nil
@@ -408,7 +439,7 @@ func validateHostUsers(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	if spec.HostIPC {
 		el = append(el, field.Forbidden(p.Child("HostIPC"), msg))
 	}
-	visitContainers(spec, p, func(c *corev1.Container, cp *field.Path) {
+	VisitContainersWithPath(spec, p, func(c *corev1.Container, cp *field.Path) {
 		if len(c.VolumeDevices) > 0 {
 			el = append(el, field.Forbidden(cp.Child("volumeDevices"), msg))
 		}
@@ -416,18 +447,22 @@ func validateHostUsers(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	return el
 }
 
-// validateSecurityAnnotations ports ValidateSeccompPodAnnotations, ValidateAppArmorPodAnnotations,
-// validateSeccompAnnotationsAndFields and validateAppArmorAnnotationsAndFieldsMatchOnCreate.
+// validateSecurityAnnotations validates the seccomp and AppArmor annotations and their agreement with the
+// fields. It merges four upstream functions.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateSeccompPodAnnotations,
+// ValidateAppArmorPodAnnotations, validateSeccompAnnotationsAndFields and
+// validateAppArmorAnnotationsAndFieldsMatchOnCreate.
 func validateSecurityAnnotations(ann map[string]string, spec *corev1.PodSpec, annPath, specPath *field.Path) field.ErrorList {
 	var el field.ErrorList
 	for k, v := range ann {
 		if k == corev1.SeccompPodAnnotationKey || strings.HasPrefix(k, corev1.SeccompContainerAnnotationKeyPrefix) {
-			el = append(el, validateSeccompAnnotationValue(v, annPath.Child(k))...)
+			el = append(el, ValidateSeccompProfile(v, annPath.Child(k))...)
 		}
 		if strings.HasPrefix(k, corev1.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix) {
 			name := strings.TrimPrefix(k, corev1.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix)
 			found := false
-			visitContainers(spec, specPath, func(c *corev1.Container, _ *field.Path) { found = found || c.Name == name })
+			VisitContainersWithPath(spec, specPath, func(c *corev1.Container, _ *field.Path) { found = found || c.Name == name })
 			if !found {
 				el = append(el, field.Invalid(annPath.Key(k), name, "container not found"))
 			}
@@ -440,7 +475,7 @@ func validateSecurityAnnotations(ann map[string]string, spec *corev1.PodSpec, an
 	// Seccomp annotations and fields must agree.
 	if spec.SecurityContext != nil && spec.SecurityContext.SeccompProfile != nil {
 		if a, ok := ann[corev1.SeccompPodAnnotationKey]; ok {
-			el = append(el, seccompMatch(a, spec.SecurityContext.SeccompProfile, specPath.Child("securityContext", "seccompProfile"))...)
+			el = append(el, validateSeccompAnnotationsAndFieldsMatch(a, spec.SecurityContext.SeccompProfile, specPath.Child("securityContext", "seccompProfile"))...)
 		}
 	}
 	var podAA *corev1.AppArmorProfile
@@ -448,10 +483,10 @@ func validateSecurityAnnotations(ann map[string]string, spec *corev1.PodSpec, an
 		podAA = spec.SecurityContext.AppArmorProfile
 	}
 	isWindows := spec.OS != nil && spec.OS.Name == corev1.Windows
-	visitContainers(spec, specPath, func(c *corev1.Container, cp *field.Path) {
+	VisitContainersWithPath(spec, specPath, func(c *corev1.Container, cp *field.Path) {
 		if c.SecurityContext != nil && c.SecurityContext.SeccompProfile != nil {
 			if a, ok := ann[corev1.SeccompContainerAnnotationKeyPrefix+c.Name]; ok {
-				el = append(el, seccompMatch(a, c.SecurityContext.SeccompProfile, cp.Child("securityContext", "seccompProfile"))...)
+				el = append(el, validateSeccompAnnotationsAndFieldsMatch(a, c.SecurityContext.SeccompProfile, cp.Child("securityContext", "seccompProfile"))...)
 			}
 		}
 		if isWindows {
@@ -487,8 +522,10 @@ func validateSecurityAnnotations(ann map[string]string, spec *corev1.PodSpec, an
 	return el
 }
 
-// validateSeccompAnnotationValue ports ValidateSeccompProfile.
-func validateSeccompAnnotationValue(v string, p *field.Path) field.ErrorList {
+// ValidateSeccompProfile validates a seccomp annotation value.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateSeccompProfile.
+func ValidateSeccompProfile(v string, p *field.Path) field.ErrorList {
 	switch {
 	case v == corev1.SeccompProfileRuntimeDefault, v == corev1.DeprecatedSeccompProfileDockerDefault, v == corev1.SeccompProfileNameUnconfined:
 		return nil
@@ -498,8 +535,10 @@ func validateSeccompAnnotationValue(v string, p *field.Path) field.ErrorList {
 	return field.ErrorList{field.Invalid(p, v, "must be a valid seccomp profile")}
 }
 
-// seccompMatch ports validateSeccompAnnotationsAndFieldsMatch.
-func seccompMatch(a string, f *corev1.SeccompProfile, p *field.Path) field.ErrorList {
+// validateSeccompAnnotationsAndFieldsMatch checks that a seccomp annotation and field agree.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateSeccompAnnotationsAndFieldsMatch.
+func validateSeccompAnnotationsAndFieldsMatch(a string, f *corev1.SeccompProfile, p *field.Path) field.ErrorList {
 	const mismatch = "seccomp type in annotation and field must match"
 	switch f.Type {
 	case corev1.SeccompProfileTypeUnconfined:

@@ -12,9 +12,12 @@ import (
 var supportedScheduleActions = []corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway}
 var supportedNodeInclusionPolicies = []corev1.NodeInclusionPolicy{corev1.NodeInclusionPolicyHonor, corev1.NodeInclusionPolicyIgnore}
 
-// validateTopologySpreadConstraints ports core validateTopologySpreadConstraints
-// (v1.37 defaults: MatchLabelKeysInPodTopologySpread and ...SelectorMerge on),
-// plus the deliberately stricter pod-creation-time overlap rule.
+// validateTopologySpreadConstraints validates topologySpreadConstraints with the v1.37 defaults
+// (MatchLabelKeysInPodTopologySpread and ...SelectorMerge on), plus the deliberately stricter
+// pod-creation-time overlap rule.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateTopologySpreadConstraints
+// (validateMinDomains inline).
 func validateTopologySpreadConstraints(constraints []corev1.TopologySpreadConstraint, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	for i, c := range constraints {
@@ -52,7 +55,7 @@ func validateTopologySpreadConstraints(constraints []corev1.TopologySpreadConstr
 		allErrs = append(allErrs, validateNodeInclusionPolicy(p.Child("nodeAffinityPolicy"), c.NodeAffinityPolicy)...)
 		allErrs = append(allErrs, validateNodeInclusionPolicy(p.Child("nodeTaintsPolicy"), c.NodeTaintsPolicy)...)
 		// ValidateMatchLabelKeysAndMismatchLabelKeys (selector-merge path) plus stricter overlap rule.
-		allErrs = append(allErrs, validateSpreadMatchLabelKeys(p, c.MatchLabelKeys, c.LabelSelector)...)
+		allErrs = append(allErrs, ValidateMatchLabelKeysInTopologySpread(p, c.MatchLabelKeys, c.LabelSelector)...)
 		// metav1validation.ValidateLabelSelector with AllowInvalidLabelValueInSelector=false.
 		allErrs = append(allErrs, metav1validation.ValidateLabelSelector(c.LabelSelector,
 			metav1validation.LabelSelectorValidationOptions{}, p.Child("labelSelector"))...)
@@ -60,6 +63,9 @@ func validateTopologySpreadConstraints(constraints []corev1.TopologySpreadConstr
 	return allErrs
 }
 
+// validateNodeInclusionPolicy validates nodeAffinityPolicy and nodeTaintsPolicy.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateNodeInclusionPolicy.
 func validateNodeInclusionPolicy(fldPath *field.Path, policy *corev1.NodeInclusionPolicy) field.ErrorList {
 	if policy == nil || *policy == corev1.NodeInclusionPolicyHonor || *policy == corev1.NodeInclusionPolicyIgnore {
 		return nil
@@ -67,13 +73,17 @@ func validateNodeInclusionPolicy(fldPath *field.Path, policy *corev1.NodeInclusi
 	return field.ErrorList{field.NotSupported(fldPath, *policy, supportedNodeInclusionPolicies)}
 }
 
-// validateSpreadMatchLabelKeys ports validateLabelKeys for matchLabelKeys and,
+// ValidateMatchLabelKeysInTopologySpread checks that matchLabelKeys are valid label keys and,
 // DELIBERATELY STRICTER than template validation, rejects any key that also
 // appears in labelSelector. The server only catches that at Pod creation
 // (pkg/registry/core/pod/strategy.go merges `key In [value]` into the selector
 // and then ValidateMatchLabelKeysAndMismatchLabelKeys flags the duplicate);
 // a template that passes would leave every Pod of the group uncreatable.
-func validateSpreadMatchLabelKeys(p *field.Path, keys []string, sel *metav1.LabelSelector) field.ErrorList {
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateMatchLabelKeysInTopologySpread
+// (which the server runs on templates only on its legacy path; here p is the constraint's path,
+// upstream's fldPath its matchLabelKeys child).
+func ValidateMatchLabelKeysInTopologySpread(p *field.Path, keys []string, sel *metav1.LabelSelector) field.ErrorList {
 	if len(keys) == 0 {
 		return nil
 	}

@@ -16,9 +16,11 @@ import (
 
 const fileModeErrorMsg = "must be a number between 0 and 0777 (octal), both inclusive"
 
-// validateVolumes ports ValidateVolumes: DNS-label unique names, exactly one
-// source. Only valid volumes are returned for mount matching, as the server does.
-func validateVolumes(volumes []corev1.Volume, fldPath *field.Path) (map[string]corev1.VolumeSource, field.ErrorList) {
+// ValidateVolumes requires DNS-label unique names and exactly one source. Only valid volumes are returned for
+// mount matching, as the server does.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateVolumes.
+func ValidateVolumes(volumes []corev1.Volume, fldPath *field.Path) (map[string]corev1.VolumeSource, field.ErrorList) {
 	var allErrs field.ErrorList
 	vols := make(map[string]corev1.VolumeSource, len(volumes))
 	names := map[string]bool{}
@@ -29,7 +31,7 @@ func validateVolumes(volumes []corev1.Volume, fldPath *field.Path) (map[string]c
 		if v.Name == "" {
 			el = append(el, field.Required(p.Child("name"), ""))
 		} else {
-			el = append(el, validateDNS1123Label(v.Name, p.Child("name"))...)
+			el = append(el, ValidateDNS1123Label(v.Name, p.Child("name"))...)
 		}
 		if names[v.Name] {
 			el = append(el, field.Duplicate(p.Child("name"), v.Name))
@@ -44,7 +46,10 @@ func validateVolumes(volumes []corev1.Volume, fldPath *field.Path) (map[string]c
 	return vols, allErrs
 }
 
-// validateVolumeSource ports validateVolumeSource: the first source set wins, every further one is Forbidden.
+// validateVolumeSource validates one volume source: the first source set wins, every further one is
+// Forbidden.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateVolumeSource.
 func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string) field.ErrorList {
 	var allErrs field.ErrorList
 	n := 0
@@ -134,7 +139,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string)
 		}
 		return el
 	})
-	one(s.ISCSI != nil, "iscsi", func() field.ErrorList { return validateISCSI(s.ISCSI, p.Child("iscsi")) })
+	one(s.ISCSI != nil, "iscsi", func() field.ErrorList { return validateISCSIVolumeSource(s.ISCSI, p.Child("iscsi")) })
 	if s.ISCSI != nil && s.ISCSI.InitiatorName != nil && len(volName+":"+s.ISCSI.TargetPortal) > 64 {
 		allErrs = append(allErrs, field.Invalid(p.Child("name"), volName, "Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified."))
 	}
@@ -178,8 +183,8 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string)
 		}
 		return nil
 	})
-	one(s.Quobyte != nil, "quobyte", func() field.ErrorList { return validateQuobyte(s.Quobyte, p.Child("quobyte")) }) //nolint:staticcheck
-	one(s.DownwardAPI != nil, "downwarAPI", func() field.ErrorList {                                                   // sic: the server's path typo
+	one(s.Quobyte != nil, "quobyte", func() field.ErrorList { return validateQuobyteVolumeSource(s.Quobyte, p.Child("quobyte")) }) //nolint:staticcheck
+	one(s.DownwardAPI != nil, "downwarAPI", func() field.ErrorList {                                                               // sic: the server's path typo
 		pp := p.Child("downwardAPI")
 		el := validateMode(s.DownwardAPI.DefaultMode, pp.Child("defaultMode"))
 		for i := range s.DownwardAPI.Items {
@@ -187,8 +192,8 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string)
 		}
 		return el
 	})
-	one(s.FC != nil, "fc", func() field.ErrorList { return validateFC(s.FC, p.Child("fc")) })
-	one(s.FlexVolume != nil, "flexVolume", func() field.ErrorList { return validateFlex(s.FlexVolume, p.Child("flexVolume")) })
+	one(s.FC != nil, "fc", func() field.ErrorList { return validateFCVolumeSource(s.FC, p.Child("fc")) })
+	one(s.FlexVolume != nil, "flexVolume", func() field.ErrorList { return validateFlexVolumeSource(s.FlexVolume, p.Child("flexVolume")) })
 	one(s.ConfigMap != nil, "configMap", func() field.ErrorList {
 		// validateConfigMapVolumeSource
 		pp := p.Child("configMap")
@@ -214,20 +219,20 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string)
 	one(s.PortworxVolume != nil, "portworxVolume", func() field.ErrorList { //nolint:staticcheck
 		return requireAll(p.Child("portworxVolume"), "volumeID", s.PortworxVolume.VolumeID) //nolint:staticcheck
 	})
-	one(s.AzureDisk != nil, "azureDisk", func() field.ErrorList { return validateAzureDisk(s.AzureDisk, p.Child("azureDisk")) }) //nolint:staticcheck
-	one(s.StorageOS != nil, "storageos", func() field.ErrorList { return validateStorageOS(s.StorageOS, p.Child("storageos")) }) //nolint:staticcheck
-	one(s.Projected != nil, "projected", func() field.ErrorList { return validateProjected(s.Projected, p.Child("projected")) })
+	one(s.AzureDisk != nil, "azureDisk", func() field.ErrorList { return validateAzureDisk(s.AzureDisk, p.Child("azureDisk")) })             //nolint:staticcheck
+	one(s.StorageOS != nil, "storageos", func() field.ErrorList { return validateStorageOSVolumeSource(s.StorageOS, p.Child("storageos")) }) //nolint:staticcheck
+	one(s.Projected != nil, "projected", func() field.ErrorList { return validateProjectedVolumeSource(s.Projected, p.Child("projected")) })
 	one(s.ScaleIO != nil, "scaleIO", func() field.ErrorList { //nolint:staticcheck
 		return requireAll(p.Child("scaleIO"), "gateway", s.ScaleIO.Gateway, "system", s.ScaleIO.System, "volumeName", s.ScaleIO.VolumeName) //nolint:staticcheck
 	})
-	one(s.CSI != nil, "csi", func() field.ErrorList { return validateCSI(s.CSI, p.Child("csi")) })
+	one(s.CSI != nil, "csi", func() field.ErrorList { return validateCSIVolumeSource(s.CSI, p.Child("csi")) })
 	one(s.Ephemeral != nil, "ephemeral", func() field.ErrorList {
 		// validateEphemeralVolumeSource
 		pp := p.Child("ephemeral")
 		if s.Ephemeral.VolumeClaimTemplate == nil {
 			return field.ErrorList{field.Required(pp.Child("volumeClaimTemplate"), "")}
 		}
-		return validatePVCTemplate(s.Ephemeral.VolumeClaimTemplate, pp.Child("volumeClaimTemplate"))
+		return ValidatePersistentVolumeClaimTemplate(s.Ephemeral.VolumeClaimTemplate, pp.Child("volumeClaimTemplate"))
 	})
 	one(s.Image != nil, "image", func() field.ErrorList {
 		// validateImageVolumeSource
@@ -268,7 +273,9 @@ func validateMode(m *int32, p *field.Path) field.ErrorList {
 	return nil
 }
 
-// validateKeyToPath ports validateKeyToPath.
+// validateKeyToPath validates one items entry of a secret, configMap or projection.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateKeyToPath.
 func validateKeyToPath(kp *corev1.KeyToPath, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	if kp.Key == "" {
@@ -277,17 +284,19 @@ func validateKeyToPath(kp *corev1.KeyToPath, p *field.Path) field.ErrorList {
 	if kp.Path == "" {
 		el = append(el, field.Required(p.Child("path"), ""))
 	}
-	el = append(el, validateLocalNonReservedPath(kp.Path, p.Child("path"))...)
+	el = append(el, ValidateLocalNonReservedPath(kp.Path, p.Child("path"))...)
 	return append(el, validateMode(kp.Mode, p.Child("mode"))...)
 }
 
-// validateDownwardAPIVolumeFile ports validateDownwardAPIVolumeFile (errors sit on the volume path, as upstream).
+// validateDownwardAPIVolumeFile validates one downwardAPI item (errors sit on the volume path, as upstream).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateDownwardAPIVolumeFile.
 func validateDownwardAPIVolumeFile(f *corev1.DownwardAPIVolumeFile, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	if f.Path == "" {
 		el = append(el, field.Required(p.Child("path"), ""))
 	}
-	el = append(el, validateLocalNonReservedPath(f.Path, p.Child("path"))...)
+	el = append(el, ValidateLocalNonReservedPath(f.Path, p.Child("path"))...)
 	switch {
 	case f.FieldRef != nil:
 		el = append(el, validateObjectFieldSelector(f.FieldRef, validVolumeFieldPaths, p.Child("fieldRef"))...)
@@ -295,14 +304,16 @@ func validateDownwardAPIVolumeFile(f *corev1.DownwardAPIVolumeFile, p *field.Pat
 			el = append(el, field.Invalid(p, "resource", "fieldRef and resourceFieldRef can not be specified simultaneously"))
 		}
 	case f.ResourceFieldRef != nil:
-		el = append(el, validateResourceFieldSelector(f.ResourceFieldRef, p.Child("resourceFieldRef"), true)...)
+		el = append(el, validateContainerResourceFieldSelector(f.ResourceFieldRef, p.Child("resourceFieldRef"), true)...)
 	default:
 		el = append(el, field.Required(p, "one of fieldRef and resourceFieldRef is required"))
 	}
 	return append(el, validateMode(f.Mode, p.Child("mode"))...)
 }
 
-// validateLocalDescendingPath ports validateLocalDescendingPath: relative, no '..' element.
+// validateLocalDescendingPath requires a relative path without a '..' element.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateLocalDescendingPath.
 func validateLocalDescendingPath(target string, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	if path.IsAbs(target) {
@@ -311,7 +322,9 @@ func validateLocalDescendingPath(target string, p *field.Path) field.ErrorList {
 	return append(el, validatePathNoBacksteps(target, p)...)
 }
 
-// validatePathNoBacksteps ports validatePathNoBacksteps.
+// validatePathNoBacksteps rejects a '..' path element.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validatePathNoBacksteps.
 func validatePathNoBacksteps(target string, p *field.Path) field.ErrorList {
 	for _, part := range strings.Split(filepath.ToSlash(target), "/") {
 		if part == ".." {
@@ -321,8 +334,10 @@ func validatePathNoBacksteps(target string, p *field.Path) field.ErrorList {
 	return nil
 }
 
-// validateLocalNonReservedPath ports ValidateLocalNonReservedPath.
-func validateLocalNonReservedPath(target string, p *field.Path) field.ErrorList {
+// ValidateLocalNonReservedPath requires a local descending path that does not start with '..'.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateLocalNonReservedPath.
+func ValidateLocalNonReservedPath(target string, p *field.Path) field.ErrorList {
 	el := validateLocalDescendingPath(target, p)
 	if strings.HasPrefix(target, "..") && !strings.HasPrefix(target, "../") {
 		el = append(el, field.Invalid(p, target, "must not start with '..'"))
@@ -330,8 +345,11 @@ func validateLocalNonReservedPath(target string, p *field.Path) field.ErrorList 
 	return el
 }
 
-// validateVolumeMounts ports ValidateVolumeMounts (bindMountOptions are dropped: alpha gate off).
-func validateVolumeMounts(c *corev1.Container, vols map[string]corev1.VolumeSource, fldPath *field.Path) field.ErrorList {
+// ValidateVolumeMounts validates volumeMounts (bindMountOptions are dropped: alpha gate off).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateVolumeMounts
+// (signature differs: it takes the container and the valid volumes).
+func ValidateVolumeMounts(c *corev1.Container, vols map[string]corev1.VolumeSource, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	devices := make(map[string]string, len(c.VolumeDevices))
 	for _, d := range c.VolumeDevices {
@@ -380,7 +398,9 @@ func validateVolumeMounts(c *corev1.Container, vols map[string]corev1.VolumeSour
 	return allErrs
 }
 
-// validateMountPropagation ports validateMountPropagation (Bidirectional needs privileged).
+// validateMountPropagation validates mountPropagation (Bidirectional needs privileged).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateMountPropagation.
 func validateMountPropagation(mp corev1.MountPropagationMode, c *corev1.Container, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	switch mp {
@@ -395,7 +415,9 @@ func validateMountPropagation(mp corev1.MountPropagationMode, c *corev1.Containe
 	return el
 }
 
-// validateMountRecursiveReadOnly ports validateMountRecursiveReadOnly.
+// validateMountRecursiveReadOnly validates recursiveReadOnly.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateMountRecursiveReadOnly.
 func validateMountRecursiveReadOnly(m corev1.VolumeMount, p *field.Path) field.ErrorList {
 	if m.RecursiveReadOnly == nil {
 		return nil
@@ -416,8 +438,11 @@ func validateMountRecursiveReadOnly(m corev1.VolumeMount, p *field.Path) field.E
 	return el
 }
 
-// validateVolumeDevices ports ValidateVolumeDevices (block devices need a PVC or ephemeral volume).
-func validateVolumeDevices(c *corev1.Container, vols map[string]corev1.VolumeSource, fldPath *field.Path) field.ErrorList {
+// ValidateVolumeDevices validates volumeDevices (block devices need a PVC or ephemeral volume).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidateVolumeDevices
+// (signature differs: it takes the container and the valid volumes).
+func ValidateVolumeDevices(c *corev1.Container, vols map[string]corev1.VolumeSource, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	mounts := make(map[string]string, len(c.VolumeMounts))
 	for _, m := range c.VolumeMounts {
@@ -467,22 +492,26 @@ func validateVolumeDevices(c *corev1.Container, vols map[string]corev1.VolumeSou
 	return allErrs
 }
 
-// validatePVCTemplate ports ValidatePersistentVolumeClaimTemplate: only labels
-// and annotations may be set in the embedded metadata.
-func validatePVCTemplate(t *corev1.PersistentVolumeClaimTemplate, p *field.Path) field.ErrorList {
+// ValidatePersistentVolumeClaimTemplate validates an ephemeral volume claim template: only labels and
+// annotations may be set in the embedded metadata.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidatePersistentVolumeClaimTemplate.
+func ValidatePersistentVolumeClaimTemplate(t *corev1.PersistentVolumeClaimTemplate, p *field.Path) field.ErrorList {
 	mp := p.Child("metadata")
 	el := apimachineryvalidation.ValidateAnnotations(t.Annotations, mp.Child("annotations"))
 	el = append(el, metav1validation.ValidateLabels(t.Labels, mp.Child("labels"))...)
 	m := t.ObjectMeta
 	m.Labels, m.Annotations = nil, nil
 	el = append(el, forbidSetObjectMetaFields(&m, mp)...)
-	return append(el, validatePVCSpec(&t.Spec, p.Child("spec"))...)
+	return append(el, ValidatePersistentVolumeClaimSpec(&t.Spec, p.Child("spec"))...)
 }
 
 var supportedAccessModes = []corev1.PersistentVolumeAccessMode{corev1.ReadOnlyMany, corev1.ReadWriteMany, corev1.ReadWriteOnce, corev1.ReadWriteOncePod}
 
-// validatePVCSpec ports ValidatePersistentVolumeClaimSpec (create options).
-func validatePVCSpec(s *corev1.PersistentVolumeClaimSpec, p *field.Path) field.ErrorList {
+// ValidatePersistentVolumeClaimSpec validates a claim spec (create options).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go ValidatePersistentVolumeClaimSpec.
+func ValidatePersistentVolumeClaimSpec(s *corev1.PersistentVolumeClaimSpec, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	if len(s.AccessModes) == 0 {
 		el = append(el, field.Required(p.Child("accessModes"), "at least 1 access mode is required"))
@@ -552,7 +581,10 @@ func ptrStr(s *string) string {
 	return *s
 }
 
-// validateDataSource ports validateDataSource / validateDataSourceRef (shared part).
+// validateDataSource validates the part dataSource and dataSourceRef share.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateDataSource
+// and validateDataSourceRef (shared part).
 func validateDataSource(name, kind string, apiGroup *string, p *field.Path) field.ErrorList {
 	el := requireAll(p, "name", name, "kind", kind)
 	g := ptrStr(apiGroup)
@@ -567,8 +599,10 @@ func validateDataSource(name, kind string, apiGroup *string, p *field.Path) fiel
 	return el
 }
 
-// validateQuobyte ports validateQuobyteVolumeSource.
-func validateQuobyte(q *corev1.QuobyteVolumeSource, p *field.Path) field.ErrorList { //nolint:staticcheck
+// validateQuobyteVolumeSource validates a quobyte volume.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateQuobyteVolumeSource.
+func validateQuobyteVolumeSource(q *corev1.QuobyteVolumeSource, p *field.Path) field.ErrorList { //nolint:staticcheck
 	var el field.ErrorList
 	const hp = "must be a host:port pair or multiple pairs separated by commas"
 	switch {

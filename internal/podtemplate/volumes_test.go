@@ -145,15 +145,15 @@ func TestValidateVolumeClaimTemplates(t *testing.T) {
 	}
 }
 
-func TestValidatePVCRetentionPolicy(t *testing.T) {
+func TestValidatePersistentVolumeClaimRetentionPolicy(t *testing.T) {
 	p := field.NewPath("spec", "leaderWorkerTemplate", "persistentVolumeClaimRetentionPolicy")
-	if errs := ValidatePVCRetentionPolicy(&appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy{WhenDeleted: appsv1.DeletePersistentVolumeClaimRetentionPolicyType}, p); len(errs) != 0 {
+	if errs := ValidatePersistentVolumeClaimRetentionPolicy(&appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy{WhenDeleted: appsv1.DeletePersistentVolumeClaimRetentionPolicyType}, p); len(errs) != 0 {
 		t.Fatalf("unexpected %v", errs)
 	}
-	if errs := ValidatePVCRetentionPolicy(nil, p); len(errs) != 0 {
+	if errs := ValidatePersistentVolumeClaimRetentionPolicy(nil, p); len(errs) != 0 {
 		t.Fatalf("unexpected %v", errs)
 	}
-	errs := ValidatePVCRetentionPolicy(&appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy{WhenDeleted: "Keep", WhenScaled: "delete"}, p)
+	errs := ValidatePersistentVolumeClaimRetentionPolicy(&appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy{WhenDeleted: "Keep", WhenScaled: "delete"}, p)
 	if len(errs) != 2 || errs[0].Type != field.ErrorTypeNotSupported || errs[0].Field != p.Child("whenDeleted").String() || errs[1].Field != p.Child("whenScaled").String() {
 		t.Fatalf("unexpected %v", errs)
 	}

@@ -22,7 +22,9 @@ var (
 	iscsiNaaRegex = regexp.MustCompile(`^naa.[[:alnum:]]{32}$`)
 )
 
-// validateIQNFormat mirrors the prefix/regex checks shared by iqn and initiatorname.
+// validateIQNFormat holds the prefix/regex checks that validateISCSIVolumeSource applies to both
+// iqn and initiatorName (upstream repeats them inline).
+// Source: k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateISCSIVolumeSource.
 func validateIQNFormat(v string, p *field.Path, prefixMsg string) field.ErrorList {
 	switch {
 	case !strings.HasPrefix(v, "iqn") && !strings.HasPrefix(v, "eui") && !strings.HasPrefix(v, "naa"):
@@ -35,8 +37,10 @@ func validateIQNFormat(v string, p *field.Path, prefixMsg string) field.ErrorLis
 	return nil
 }
 
-// validateISCSI ports validateISCSIVolumeSource.
-func validateISCSI(s *corev1.ISCSIVolumeSource, p *field.Path) field.ErrorList {
+// validateISCSIVolumeSource validates an iscsi volume.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateISCSIVolumeSource.
+func validateISCSIVolumeSource(s *corev1.ISCSIVolumeSource, p *field.Path) field.ErrorList {
 	el := requireAll(p, "targetPortal", s.TargetPortal)
 	if s.IQN == "" {
 		el = append(el, field.Required(p.Child("iqn"), ""))
@@ -55,8 +59,10 @@ func validateISCSI(s *corev1.ISCSIVolumeSource, p *field.Path) field.ErrorList {
 	return el
 }
 
-// validateFC ports validateFCVolumeSource.
-func validateFC(fc *corev1.FCVolumeSource, p *field.Path) field.ErrorList {
+// validateFCVolumeSource validates an fc volume.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateFCVolumeSource.
+func validateFCVolumeSource(fc *corev1.FCVolumeSource, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	if len(fc.TargetWWNs) < 1 && len(fc.WWIDs) < 1 {
 		el = append(el, field.Required(p.Child("targetWWNs"), "must specify either targetWWNs or wwids, but not both"))
@@ -74,8 +80,10 @@ func validateFC(fc *corev1.FCVolumeSource, p *field.Path) field.ErrorList {
 	return el
 }
 
-// validateFlex ports validateFlexVolumeSource: kubernetes.io/k8s.io option namespaces are reserved.
-func validateFlex(fv *corev1.FlexVolumeSource, p *field.Path) field.ErrorList {
+// validateFlexVolumeSource validates a flexVolume: kubernetes.io/k8s.io option namespaces are reserved.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateFlexVolumeSource.
+func validateFlexVolumeSource(fv *corev1.FlexVolumeSource, p *field.Path) field.ErrorList {
 	el := requireAll(p, "driver", fv.Driver)
 	for k := range fv.Options {
 		ns := k
@@ -90,7 +98,10 @@ func validateFlex(fv *corev1.FlexVolumeSource, p *field.Path) field.ErrorList {
 	return el
 }
 
-// validateAzureDisk ports validateAzureDisk (kind defaults to Shared, so the URI must be https:// unless Managed).
+// validateAzureDisk validates an azureDisk volume (kind defaults to Shared, so the URI must be https://
+// unless Managed).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateAzureDisk.
 func validateAzureDisk(a *corev1.AzureDiskVolumeSource, p *field.Path) field.ErrorList { //nolint:staticcheck
 	el := requireAll(p, "diskName", a.DiskName, "diskURI", a.DataDiskURI)
 	if a.CachingMode != nil {
@@ -116,16 +127,18 @@ func validateAzureDisk(a *corev1.AzureDiskVolumeSource, p *field.Path) field.Err
 	return el
 }
 
-// validateStorageOS ports validateStorageOSVolumeSource.
-func validateStorageOS(s *corev1.StorageOSVolumeSource, p *field.Path) field.ErrorList { //nolint:staticcheck
+// validateStorageOSVolumeSource validates a storageos volume.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateStorageOSVolumeSource.
+func validateStorageOSVolumeSource(s *corev1.StorageOSVolumeSource, p *field.Path) field.ErrorList { //nolint:staticcheck
 	var el field.ErrorList
 	if s.VolumeName == "" {
 		el = append(el, field.Required(p.Child("volumeName"), ""))
 	} else {
-		el = append(el, validateDNS1123Label(s.VolumeName, p.Child("volumeName"))...)
+		el = append(el, ValidateDNS1123Label(s.VolumeName, p.Child("volumeName"))...)
 	}
 	if s.VolumeNamespace != "" {
-		el = append(el, validateDNS1123Label(s.VolumeNamespace, p.Child("volumeNamespace"))...)
+		el = append(el, ValidateDNS1123Label(s.VolumeNamespace, p.Child("volumeNamespace"))...)
 	}
 	if s.SecretRef != nil && s.SecretRef.Name == "" {
 		el = append(el, field.Required(p.Child("secretRef", "name"), ""))
@@ -133,8 +146,11 @@ func validateStorageOS(s *corev1.StorageOSVolumeSource, p *field.Path) field.Err
 	return el
 }
 
-// validateCSI ports validateCSIVolumeSource and ValidateCSIDriverName.
-func validateCSI(c *corev1.CSIVolumeSource, p *field.Path) field.ErrorList {
+// validateCSIVolumeSource validates a csi volume.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateCSIVolumeSource,
+// with ValidateCSIDriverName (which it calls).
+func validateCSIVolumeSource(c *corev1.CSIVolumeSource, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	dp := p.Child("driver")
 	if c.Driver == "" {
@@ -159,8 +175,11 @@ func validateCSI(c *corev1.CSIVolumeSource, p *field.Path) field.ErrorList {
 	return el
 }
 
-// validateProjected ports validateProjectedVolumeSource / validateProjectionSources.
-func validateProjected(pv *corev1.ProjectedVolumeSource, p *field.Path) field.ErrorList {
+// validateProjectedVolumeSource validates a projected volume and its sources.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateProjectedVolumeSource,
+// with validateProjectionSources (which it calls).
+func validateProjectedVolumeSource(pv *corev1.ProjectedVolumeSource, p *field.Path) field.ErrorList {
 	el := validateMode(pv.DefaultMode, p.Child("defaultMode"))
 	paths := map[string]bool{}
 	dup := func(v string, value any) {
@@ -220,7 +239,7 @@ func validateProjected(pv *corev1.ProjectedVolumeSource, p *field.Path) field.Er
 			if s.Path == "" {
 				el = append(el, field.Required(p.Child("path"), ""))
 			} else {
-				el = append(el, validateLocalNonReservedPath(s.Path, p.Child("path"))...)
+				el = append(el, ValidateLocalNonReservedPath(s.Path, p.Child("path"))...)
 			}
 		}
 		if s := src.ClusterTrustBundle; s != nil {
@@ -239,6 +258,10 @@ func validateProjected(pv *corev1.ProjectedVolumeSource, p *field.Path) field.Er
 	return el
 }
 
+// validateClusterTrustBundleProjection validates a clusterTrustBundle projection.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateProjectionSources
+// (its clusterTrustBundle part; upstream has no separate function).
 func validateClusterTrustBundleProjection(s *corev1.ClusterTrustBundleProjection, pp *field.Path) field.ErrorList {
 	var el field.ErrorList
 	switch {
@@ -259,7 +282,7 @@ func validateClusterTrustBundleProjection(s *corev1.ClusterTrustBundleProjection
 		if *s.SignerName == "" {
 			el = append(el, field.Required(pp.Child("signerName"), "must be a valid signer name"))
 		}
-		el = append(el, validateSignerName(pp.Child("signerName"), *s.SignerName)...)
+		el = append(el, ValidateSignerName(pp.Child("signerName"), *s.SignerName)...)
 		el = append(el, metav1validation.ValidateLabelSelector(s.LabelSelector, metav1validation.LabelSelectorValidationOptions{}, pp.Child("labelSelector"))...)
 	default:
 		el = append(el, field.Required(pp, "either name or signerName must be specified"))
@@ -267,10 +290,14 @@ func validateClusterTrustBundleProjection(s *corev1.ClusterTrustBundleProjection
 	if s.Path == "" {
 		el = append(el, field.Required(pp.Child("path"), ""))
 	}
-	return append(el, validateLocalNonReservedPath(s.Path, pp.Child("path"))...)
+	return append(el, ValidateLocalNonReservedPath(s.Path, pp.Child("path"))...)
 }
 
-// clusterTrustBundleNameErrors ports ValidateClusterTrustBundleName(extractSignerName(name)).
+// clusterTrustBundleNameErrors returns the errors of a ClusterTrustBundle name. It merges two upstream
+// functions.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/names.go ValidateClusterTrustBundleName
+// and extractSignerNameFromClusterTrustBundleName.
 func clusterTrustBundleNameErrors(name string) []string {
 	i := strings.LastIndex(name, ":")
 	if i == -1 {
@@ -284,8 +311,12 @@ func clusterTrustBundleNameErrors(name string) []string {
 	return apimachineryvalidation.NameIsDNSSubdomain(strings.TrimPrefix(name, prefix), false)
 }
 
+// validatePodCertificateProjection validates a podCertificate projection.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateProjectionSources
+// (its podCertificate part; upstream has no separate function).
 func validatePodCertificateProjection(s *corev1.PodCertificateProjection, pp *field.Path, dup func(string, any)) field.ErrorList {
-	el := validateSignerName(pp.Child("signerName"), s.SignerName)
+	el := ValidateSignerName(pp.Child("signerName"), s.SignerName)
 	for k := range s.UserAnnotations {
 		el = append(el, validation.IsDomainPrefixedKey(pp.Child("userAnnotations"), strings.ToLower(k))...)
 	}
@@ -319,7 +350,7 @@ func validatePodCertificateProjection(s *corev1.PodCertificateProjection, pp *fi
 			continue
 		}
 		n++
-		el = append(el, validateLocalNonReservedPath(f.v, pp.Child(f.name))...)
+		el = append(el, ValidateLocalNonReservedPath(f.v, pp.Child(f.name))...)
 		dup(f.v, f.v)
 	}
 	if n == 0 {
@@ -328,8 +359,10 @@ func validatePodCertificateProjection(s *corev1.PodCertificateProjection, pp *fi
 	return el
 }
 
-// validateSignerName ports ValidateSignerName ("example.com/signer-name").
-func validateSignerName(p *field.Path, signer string) field.ErrorList {
+// ValidateSignerName validates a signer name ("example.com/signer-name").
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/names.go ValidateSignerName.
+func ValidateSignerName(p *field.Path, signer string) field.ErrorList {
 	if signer == "" {
 		return field.ErrorList{field.Required(p, "")}
 	}
@@ -363,8 +396,10 @@ func validateSignerName(p *field.Path, signer string) field.ErrorList {
 	return el
 }
 
-// forbidSetObjectMetaFields ports validateFieldAllowList for embedded template
-// metadata: any set field (other than those cleared by the caller) is Forbidden.
+// forbidSetObjectMetaFields forbids any set field of embedded template metadata (other than those cleared by
+// the caller). Upstream passes an allow list and an error text; this keeps its own name for that reason.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/validation/validation.go validateFieldAllowList.
 func forbidSetObjectMetaFields(m *metav1.ObjectMeta, p *field.Path) field.ErrorList {
 	var el field.ErrorList
 	t, v := reflect.TypeOf(*m), reflect.ValueOf(*m)
