@@ -22,7 +22,7 @@ var MandatorySchemas = []string{
 
 // SuggestedSchemas are created by the API server and overwritten while the
 // autoupdate-spec annotation allows it.
-// Source: pkg/apis/flowcontrol/bootstrap/default.go SuggestedFlowSchemas.
+// Source: k8s.io/apiserver@v0.37.2 pkg/apis/flowcontrol/bootstrap/default.go SuggestedFlowSchemas.
 var SuggestedSchemas = []string{
 	"system-nodes",
 	"system-node-high",
@@ -104,7 +104,10 @@ var bootstrapSpecs = map[string]flowcontrolv1.FlowSchemaSpec{
 	"global-default":               everything(priorityLevelGlobalDef, 9900, flowcontrolv1.FlowDistinguisherMethodByUserType, groups(groupUnauthenticated, groupAuthenticated)),
 }
 
-// Port of bootstrap/default.go newFlowSchema (spec part).
+// spec builds the spec of a bootstrap flow schema. It keeps its own name: upstream newFlowSchema builds the
+// whole object.
+//
+// Port of k8s.io/apiserver@v0.37.2 pkg/apis/flowcontrol/bootstrap/default.go newFlowSchema (spec part).
 func spec(plName string, precedence int32, dm flowcontrolv1.FlowDistinguisherMethodType, rules ...flowcontrolv1.PolicyRulesWithSubjects) flowcontrolv1.FlowSchemaSpec {
 	var m *flowcontrolv1.FlowDistinguisherMethod
 	if dm != "" {
@@ -141,6 +144,9 @@ func everyNonResource() flowcontrolv1.NonResourcePolicyRule {
 	return flowcontrolv1.NonResourcePolicyRule{Verbs: []string{flowcontrolv1.VerbAll}, NonResourceURLs: []string{flowcontrolv1.NonResourceAll}}
 }
 
+// groups returns one group subject per name.
+//
+// Port of k8s.io/apiserver@v0.37.2 pkg/apis/flowcontrol/bootstrap/default.go groups.
 func groups(names ...string) []flowcontrolv1.Subject {
 	out := make([]flowcontrolv1.Subject, len(names))
 	for i, n := range names {
@@ -149,6 +155,9 @@ func groups(names ...string) []flowcontrolv1.Subject {
 	return out
 }
 
+// users returns one user subject per name.
+//
+// Port of k8s.io/apiserver@v0.37.2 pkg/apis/flowcontrol/bootstrap/default.go users.
 func users(names ...string) []flowcontrolv1.Subject {
 	out := make([]flowcontrolv1.Subject, len(names))
 	for i, n := range names {
@@ -157,6 +166,9 @@ func users(names ...string) []flowcontrolv1.Subject {
 	return out
 }
 
+// kubeSystemServiceAccount returns one kube-system service account subject per name.
+//
+// Port of k8s.io/apiserver@v0.37.2 pkg/apis/flowcontrol/bootstrap/default.go kubeSystemServiceAccount.
 func kubeSystemServiceAccount(names ...string) []flowcontrolv1.Subject {
 	out := make([]flowcontrolv1.Subject, 0, len(names))
 	for _, n := range names {

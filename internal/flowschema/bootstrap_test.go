@@ -21,11 +21,11 @@ func TestBootstrapSpecsPassValidate(t *testing.T) {
 		}
 		o := &flowcontrolv1.FlowSchema{ObjectMeta: metav1.ObjectMeta{Name: n, Annotations: map[string]string{AutoUpdateAnnotation: "true"}}, Spec: s}
 		d := o.DeepCopy()
-		SetDefaults(d)
+		SetObjectDefaults_FlowSchema(d)
 		if !apiequality.Semantic.DeepEqual(o, d) {
 			t.Errorf("%s: not already defaulted", n)
 		}
-		if errs := Validate(d); len(errs) != 0 {
+		if errs := ValidateFlowSchema(d); len(errs) != 0 {
 			t.Errorf("%s: %v", n, errs)
 		}
 		if errs := ValidateProviderRules(d); len(errs) != 0 {

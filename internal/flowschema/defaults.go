@@ -12,11 +12,12 @@ import (
 // Source: k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/v1/defaults.go FlowSchemaDefaultMatchingPrecedence.
 const DefaultMatchingPrecedence int32 = 1000
 
-// SetDefaults applies the defaults the API server applies when it decodes a
-// v1 FlowSchema (before validation). It is idempotent.
+// SetObjectDefaults_FlowSchema applies the defaults the API server applies when it decodes a v1 FlowSchema
+// (before validation). It is idempotent.
 //
-// Port of pkg/apis/flowcontrol/v1/defaults.go SetDefaults_FlowSchemaSpec.
-func SetDefaults(obj *flowcontrolv1.FlowSchema) {
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/v1/zz_generated.defaults.go SetObjectDefaults_FlowSchema,
+// with pkg/apis/flowcontrol/v1/defaults.go SetDefaults_FlowSchemaSpec inline.
+func SetObjectDefaults_FlowSchema(obj *flowcontrolv1.FlowSchema) {
 	if obj == nil {
 		return
 	}

@@ -395,8 +395,8 @@ func parityCases(ri dynamic.ResourceInterface, cases []parityCase) []acctest.Par
 
 func providerVerdict(o *flowcontrolv1.FlowSchema) acctest.Verdict {
 	d := o.DeepCopy()
-	flowschema.SetDefaults(d)
-	return acctest.VerdictFromFieldErrors(flowschema.Validate(d))
+	flowschema.SetObjectDefaults_FlowSchema(d)
+	return acctest.VerdictFromFieldErrors(flowschema.ValidateFlowSchema(d))
 }
 
 // serverVerdict dry-runs a create, or for a mandatory name an update of the existing object.

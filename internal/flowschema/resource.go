@@ -50,8 +50,8 @@ var Kind = &kube.Kind{
 	NewObject:   func() runtime.Object { return &flowcontrolv1.FlowSchema{} },
 	Description: description,
 	BuildNode:   node,
-	Defaults:    func(obj runtime.Object, _ tftypes.Value) { SetDefaults(asFlowSchema(obj)) },
-	Validate:    func(obj runtime.Object) field.ErrorList { return Validate(asFlowSchema(obj)) },
+	Defaults:    func(obj runtime.Object, _ tftypes.Value) { SetObjectDefaults_FlowSchema(asFlowSchema(obj)) },
+	Validate:    func(obj runtime.Object) field.ErrorList { return ValidateFlowSchema(asFlowSchema(obj)) },
 	CheckConfig: checkConfig,
 	Hooks:       kube.Hooks{AfterApply: awaitDanglingCondition},
 }

@@ -14,11 +14,11 @@ import (
 )
 
 // MaxMatchingPrecedence is the largest legal spec.matchingPrecedence.
-// Source: pkg/apis/flowcontrol/types.go FlowSchemaMaxMatchingPrecedence.
+// Source: k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/types.go FlowSchemaMaxMatchingPrecedence.
 const MaxMatchingPrecedence int32 = 10000
 
 // Values listed in NotSupported errors, sorted as sets.String.List() sorts them.
-// Source: pkg/apis/flowcontrol/validation/validation.go (supported* sets).
+// Source: k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go (supported* sets).
 var (
 	supportedDistinguisherMethods = []string{
 		string(flowcontrolv1.FlowDistinguisherMethodByNamespaceType),
@@ -34,21 +34,20 @@ var (
 
 const nsErrIntro = "each member of this list must be '*' or a DNS-1123 label; "
 
-// Validate reports what kube-apiserver v1.37 rejects when the (already
-// defaulted, see SetDefaults) object is created or updated. Paths use the
-// JSON names rooted at metadata/spec. Provider-only rules are in
-// ValidateProviderRules. (FlowSchema has no forbidden annotation and no
-// enforced declarative spec rules in v1.37.)
+// ValidateFlowSchema reports what kube-apiserver v1.37 rejects when the (already defaulted, see
+// SetObjectDefaults_FlowSchema) object is created or updated. Paths use the JSON names rooted at
+// metadata/spec. Provider-only rules are in ValidateProviderRules. (FlowSchema has no forbidden annotation
+// and no enforced declarative spec rules in v1.37.) status is not validated.
 //
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidateFlowSchema.
-func Validate(obj *flowcontrolv1.FlowSchema) field.ErrorList {
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidateFlowSchema.
+func ValidateFlowSchema(obj *flowcontrolv1.FlowSchema) field.ErrorList {
 	if obj == nil {
 		return nil
 	}
 	name := kube.EffectiveName(&obj.ObjectMeta)
 	allErrs := kube.ValidateClusterScopedObjectMeta(&obj.ObjectMeta)
 	specPath := field.NewPath("spec")
-	allErrs = append(allErrs, validateSpec(name, &obj.Spec, specPath)...)
+	allErrs = append(allErrs, ValidateFlowSchemaSpec(name, &obj.Spec, specPath)...)
 	if isMandatory(name) {
 		want := bootstrapSpecs[name]
 		if !apiequality.Semantic.DeepEqual(obj.Spec, want) {
@@ -59,8 +58,10 @@ func Validate(obj *flowcontrolv1.FlowSchema) field.ErrorList {
 	return allErrs
 }
 
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidateFlowSchemaSpec.
-func validateSpec(fsName string, spec *flowcontrolv1.FlowSchemaSpec, fldPath *field.Path) field.ErrorList {
+// ValidateFlowSchemaSpec validates spec.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidateFlowSchemaSpec.
+func ValidateFlowSchemaSpec(fsName string, spec *flowcontrolv1.FlowSchemaSpec, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if spec.MatchingPrecedence <= 0 {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("matchingPrecedence"), spec.MatchingPrecedence, "must be a positive value"))
@@ -82,17 +83,19 @@ func validateSpec(fsName string, spec *flowcontrolv1.FlowSchemaSpec, fldPath *fi
 		allErrs = append(allErrs, field.Required(fldPath.Child("priorityLevelConfiguration").Child("name"), "must reference a priority level"))
 	}
 	for i := range spec.Rules {
-		allErrs = append(allErrs, validatePolicyRulesWithSubjects(&spec.Rules[i], fldPath.Child("rules").Index(i))...)
+		allErrs = append(allErrs, ValidateFlowSchemaPolicyRulesWithSubjects(&spec.Rules[i], fldPath.Child("rules").Index(i))...)
 	}
 	return allErrs
 }
 
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidateFlowSchemaPolicyRulesWithSubjects.
-func validatePolicyRulesWithSubjects(rule *flowcontrolv1.PolicyRulesWithSubjects, fldPath *field.Path) field.ErrorList {
+// ValidateFlowSchemaPolicyRulesWithSubjects validates one spec.rules entry.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidateFlowSchemaPolicyRulesWithSubjects.
+func ValidateFlowSchemaPolicyRulesWithSubjects(rule *flowcontrolv1.PolicyRulesWithSubjects, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if len(rule.Subjects) > 0 {
 		for i := range rule.Subjects {
-			allErrs = append(allErrs, validateSubject(&rule.Subjects[i], fldPath.Child("subjects").Index(i))...)
+			allErrs = append(allErrs, ValidateFlowSchemaSubject(&rule.Subjects[i], fldPath.Child("subjects").Index(i))...)
 		}
 	} else {
 		allErrs = append(allErrs, field.Required(fldPath.Child("subjects"), "subjects must contain at least one value"))
@@ -101,16 +104,18 @@ func validatePolicyRulesWithSubjects(rule *flowcontrolv1.PolicyRulesWithSubjects
 		allErrs = append(allErrs, field.Required(fldPath, "at least one of resourceRules and nonResourceRules has to be non-empty"))
 	}
 	for i := range rule.ResourceRules {
-		allErrs = append(allErrs, validateResourcePolicyRule(&rule.ResourceRules[i], fldPath.Child("resourceRules").Index(i))...)
+		allErrs = append(allErrs, ValidateFlowSchemaResourcePolicyRule(&rule.ResourceRules[i], fldPath.Child("resourceRules").Index(i))...)
 	}
 	for i := range rule.NonResourceRules {
-		allErrs = append(allErrs, validateNonResourcePolicyRule(&rule.NonResourceRules[i], fldPath.Child("nonResourceRules").Index(i))...)
+		allErrs = append(allErrs, ValidateFlowSchemaNonResourcePolicyRule(&rule.NonResourceRules[i], fldPath.Child("nonResourceRules").Index(i))...)
 	}
 	return allErrs
 }
 
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidateFlowSchemaSubject.
-func validateSubject(subject *flowcontrolv1.Subject, fldPath *field.Path) field.ErrorList {
+// ValidateFlowSchemaSubject validates one subject.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidateFlowSchemaSubject.
+func ValidateFlowSchemaSubject(subject *flowcontrolv1.Subject, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	userForbidden := func() {
 		if subject.User != nil {
@@ -129,15 +134,15 @@ func validateSubject(subject *flowcontrolv1.Subject, fldPath *field.Path) field.
 	}
 	switch subject.Kind {
 	case flowcontrolv1.SubjectKindServiceAccount:
-		allErrs = append(allErrs, validateServiceAccountSubject(subject.ServiceAccount, fldPath.Child("serviceAccount"))...)
+		allErrs = append(allErrs, ValidateServiceAccountSubject(subject.ServiceAccount, fldPath.Child("serviceAccount"))...)
 		userForbidden()
 		groupForbidden()
 	case flowcontrolv1.SubjectKindUser:
-		allErrs = append(allErrs, validateUserSubject(subject.User, fldPath.Child("user"))...)
+		allErrs = append(allErrs, ValidateUserSubject(subject.User, fldPath.Child("user"))...)
 		saForbidden()
 		groupForbidden()
 	case flowcontrolv1.SubjectKindGroup:
-		allErrs = append(allErrs, validateGroupSubject(subject.Group, fldPath.Child("group"))...)
+		allErrs = append(allErrs, ValidateGroupSubject(subject.Group, fldPath.Child("group"))...)
 		saForbidden()
 		userForbidden()
 	default:
@@ -146,8 +151,10 @@ func validateSubject(subject *flowcontrolv1.Subject, fldPath *field.Path) field.
 	return allErrs
 }
 
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidateServiceAccountSubject.
-func validateServiceAccountSubject(subject *flowcontrolv1.ServiceAccountSubject, fldPath *field.Path) field.ErrorList {
+// ValidateServiceAccountSubject validates a serviceAccount subject.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidateServiceAccountSubject.
+func ValidateServiceAccountSubject(subject *flowcontrolv1.ServiceAccountSubject, fldPath *field.Path) field.ErrorList {
 	if subject == nil {
 		return field.ErrorList{field.Required(fldPath, "serviceAccount is required when subject kind is 'ServiceAccount'")}
 	}
@@ -169,8 +176,10 @@ func validateServiceAccountSubject(subject *flowcontrolv1.ServiceAccountSubject,
 	return allErrs
 }
 
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidateUserSubject.
-func validateUserSubject(subject *flowcontrolv1.UserSubject, fldPath *field.Path) field.ErrorList {
+// ValidateUserSubject validates a user subject.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidateUserSubject.
+func ValidateUserSubject(subject *flowcontrolv1.UserSubject, fldPath *field.Path) field.ErrorList {
 	if subject == nil {
 		return field.ErrorList{field.Required(fldPath, "user is required when subject kind is 'User'")}
 	}
@@ -180,8 +189,10 @@ func validateUserSubject(subject *flowcontrolv1.UserSubject, fldPath *field.Path
 	return nil
 }
 
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidateGroupSubject.
-func validateGroupSubject(subject *flowcontrolv1.GroupSubject, fldPath *field.Path) field.ErrorList {
+// ValidateGroupSubject validates a group subject.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidateGroupSubject.
+func ValidateGroupSubject(subject *flowcontrolv1.GroupSubject, fldPath *field.Path) field.ErrorList {
 	if subject == nil {
 		return field.ErrorList{field.Required(fldPath, "group is required when subject kind is 'Group'")}
 	}
@@ -191,8 +202,10 @@ func validateGroupSubject(subject *flowcontrolv1.GroupSubject, fldPath *field.Pa
 	return nil
 }
 
-// validateVerbs is the verbs part shared by both rule kinds in
-// pkg/apis/flowcontrol/validation/validation.go ValidateFlowSchema{,Non}ResourcePolicyRule.
+// validateVerbs is the verbs part shared by both rule kinds (upstream repeats it inline).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidateFlowSchemaNonResourcePolicyRule
+// and ValidateFlowSchemaResourcePolicyRule (verbs part).
 func validateVerbs(verbs []string, fldPath *field.Path) field.ErrorList {
 	if len(verbs) == 0 {
 		return field.ErrorList{field.Required(fldPath, "verbs must contain at least one value")}
@@ -212,8 +225,10 @@ func validateVerbs(verbs []string, fldPath *field.Path) field.ErrorList {
 	return nil
 }
 
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidateFlowSchemaNonResourcePolicyRule.
-func validateNonResourcePolicyRule(rule *flowcontrolv1.NonResourcePolicyRule, fldPath *field.Path) field.ErrorList {
+// ValidateFlowSchemaNonResourcePolicyRule validates one nonResourceRules entry.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidateFlowSchemaNonResourcePolicyRule.
+func ValidateFlowSchemaNonResourcePolicyRule(rule *flowcontrolv1.NonResourcePolicyRule, fldPath *field.Path) field.ErrorList {
 	allErrs := validateVerbs(rule.Verbs, fldPath.Child("verbs"))
 	if len(rule.NonResourceURLs) == 0 {
 		allErrs = append(allErrs, field.Required(fldPath.Child("nonResourceURLs"), "nonResourceURLs must contain at least one value"))
@@ -223,7 +238,7 @@ func validateNonResourcePolicyRule(rule *flowcontrolv1.NonResourcePolicyRule, fl
 		}
 	} else {
 		for i, u := range rule.NonResourceURLs {
-			if err := validateNonResourceURLPath(u, fldPath.Child("nonResourceURLs").Index(i)); err != nil {
+			if err := ValidateNonResourceURLPath(u, fldPath.Child("nonResourceURLs").Index(i)); err != nil {
 				allErrs = append(allErrs, err)
 			}
 		}
@@ -231,8 +246,10 @@ func validateNonResourcePolicyRule(rule *flowcontrolv1.NonResourcePolicyRule, fl
 	return allErrs
 }
 
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidateFlowSchemaResourcePolicyRule.
-func validateResourcePolicyRule(rule *flowcontrolv1.ResourcePolicyRule, fldPath *field.Path) field.ErrorList {
+// ValidateFlowSchemaResourcePolicyRule validates one resourceRules entry.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidateFlowSchemaResourcePolicyRule.
+func ValidateFlowSchemaResourcePolicyRule(rule *flowcontrolv1.ResourcePolicyRule, fldPath *field.Path) field.ErrorList {
 	allErrs := validateVerbs(rule.Verbs, fldPath.Child("verbs"))
 
 	if len(rule.APIGroups) == 0 {
@@ -263,9 +280,11 @@ func validateResourcePolicyRule(rule *flowcontrolv1.ResourcePolicyRule, fldPath 
 	return allErrs
 }
 
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidateNonResourceURLPath:
-// a leading slash, no white-space, no "//", and '*' only as a "/*" suffix.
-func validateNonResourceURLPath(path string, fldPath *field.Path) *field.Error {
+// ValidateNonResourceURLPath requires a leading slash, no white-space, no "//", and '*' only as a "/*"
+// suffix.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidateNonResourceURLPath.
+func ValidateNonResourceURLPath(path string, fldPath *field.Path) *field.Error {
 	if len(path) == 0 {
 		return field.Invalid(fldPath, path, "must not be empty")
 	}

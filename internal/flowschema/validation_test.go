@@ -229,8 +229,8 @@ func TestValidate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o := base()
 			tc.mutate(o)
-			SetDefaults(o)
-			errs := Validate(o)
+			SetObjectDefaults_FlowSchema(o)
+			errs := ValidateFlowSchema(o)
 			if g, w := got(errs), want(tc.want...); strings.Join(g, ",") != strings.Join(w, ",") {
 				t.Fatalf("got %v\nwant %v\nerrors: %v", g, w, errs)
 			}
@@ -241,52 +241,52 @@ func TestValidate(t *testing.T) {
 func TestValidateMessages(t *testing.T) {
 	o := base()
 	o.Spec.MatchingPrecedence = 1
-	if errs := Validate(o); len(errs) != 1 || errs[0].Detail != "only the schema named 'exempt' may have matchingPrecedence 1" {
+	if errs := ValidateFlowSchema(o); len(errs) != 1 || errs[0].Detail != "only the schema named 'exempt' may have matchingPrecedence 1" {
 		t.Errorf("%v", errs)
 	}
 	o = base()
 	o.Spec.MatchingPrecedence = 10001
-	if errs := Validate(o); len(errs) != 1 || errs[0].Detail != "must not be greater than 10000" {
+	if errs := ValidateFlowSchema(o); len(errs) != 1 || errs[0].Detail != "must not be greater than 10000" {
 		t.Errorf("%v", errs)
 	}
 	o = base()
 	rr0(o).Namespaces = []string{"Bad"}
-	SetDefaults(o)
-	if errs := Validate(o); len(errs) != 1 || !strings.HasPrefix(errs[0].Detail, "each member of this list must be '*' or a DNS-1123 label; ") {
+	SetObjectDefaults_FlowSchema(o)
+	if errs := ValidateFlowSchema(o); len(errs) != 1 || !strings.HasPrefix(errs[0].Detail, "each member of this list must be '*' or a DNS-1123 label; ") {
 		t.Errorf("%v", errs)
 	}
 	o = base()
 	o.Name = "catch-all"
-	SetDefaults(o)
-	if errs := Validate(o); len(errs) != 1 || errs[0].Detail != "spec of 'catch-all' must equal the fixed value" {
+	SetObjectDefaults_FlowSchema(o)
+	if errs := ValidateFlowSchema(o); len(errs) != 1 || errs[0].Detail != "spec of 'catch-all' must equal the fixed value" {
 		t.Errorf("%v", errs)
 	}
 	o = base()
 	rr0(o).Verbs = []string{"escalate"}
-	SetDefaults(o)
-	if errs := Validate(o); len(errs) != 1 || errs[0].Detail != `supported values: "create", "delete", "deletecollection", "get", "list", "patch", "proxy", "update", "watch"` {
+	SetObjectDefaults_FlowSchema(o)
+	if errs := ValidateFlowSchema(o); len(errs) != 1 || errs[0].Detail != `supported values: "create", "delete", "deletecollection", "get", "list", "patch", "proxy", "update", "watch"` {
 		t.Errorf("%v", errs)
 	}
 }
 
 func TestSetDefaults(t *testing.T) {
 	o := base()
-	SetDefaults(o)
+	SetObjectDefaults_FlowSchema(o)
 	if o.Spec.MatchingPrecedence != 1000 {
 		t.Fatalf("got %d", o.Spec.MatchingPrecedence)
 	}
 	o.Spec.MatchingPrecedence = 7
-	SetDefaults(o)
-	SetDefaults(o)
+	SetObjectDefaults_FlowSchema(o)
+	SetObjectDefaults_FlowSchema(o)
 	if o.Spec.MatchingPrecedence != 7 {
 		t.Fatalf("got %d", o.Spec.MatchingPrecedence)
 	}
 	o.Spec.MatchingPrecedence = -3
-	SetDefaults(o)
+	SetObjectDefaults_FlowSchema(o)
 	if o.Spec.MatchingPrecedence != -3 {
 		t.Fatalf("negative must not be defaulted, got %d", o.Spec.MatchingPrecedence)
 	}
-	SetDefaults(nil)
+	SetObjectDefaults_FlowSchema(nil)
 }
 
 func TestValidateProviderRules(t *testing.T) {
@@ -336,13 +336,13 @@ func BenchmarkValidate(b *testing.B) {
 		objs = append(objs, &fs{ObjectMeta: metav1.ObjectMeta{Name: n}, Spec: s})
 	}
 	for _, o := range objs {
-		SetDefaults(o)
+		SetObjectDefaults_FlowSchema(o)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, o := range objs {
-			if errs := Validate(o); len(errs) != 0 {
+			if errs := ValidateFlowSchema(o); len(errs) != 0 {
 				b.Fatal(errs)
 			}
 		}

@@ -586,7 +586,7 @@ func TestApplyBodyPriorityLevelConfiguration(t *testing.T) {
 		// The API server's defaulting of the built-in type.
 		var plc flowcontrolv1.PriorityLevelConfiguration
 		_ = runtime.DefaultUnstructuredConverter.FromUnstructured(obj, &plc)
-		prioritylevelconfiguration.SetDefaults(&plc)
+		prioritylevelconfiguration.SetObjectDefaults_PriorityLevelConfiguration(&plc)
 		u, _ := runtime.DefaultUnstructuredConverter.ToUnstructured(&plc)
 		for k := range obj {
 			delete(obj, k)

@@ -306,7 +306,7 @@ func TestPlanSettingBackDefaultIsAChange(t *testing.T) {
 	h := newHarness(t, prioritylevelconfiguration.Kind, func(obj map[string]any) {
 		var plc flowcontrolv1.PriorityLevelConfiguration
 		_ = runtime.DefaultUnstructuredConverter.FromUnstructured(obj, &plc)
-		prioritylevelconfiguration.SetDefaults(&plc)
+		prioritylevelconfiguration.SetObjectDefaults_PriorityLevelConfiguration(&plc)
 		u, _ := runtime.DefaultUnstructuredConverter.ToUnstructured(&plc)
 		for k := range obj {
 			delete(obj, k)

@@ -23,7 +23,7 @@ var MandatoryLevels = []string{
 
 // SuggestedLevels are created by the API server and overwritten while the
 // autoupdate-spec annotation allows it.
-// Source: pkg/apis/flowcontrol/bootstrap/default.go SuggestedPriorityLevelConfigurations.
+// Source: k8s.io/apiserver@v0.37.2 pkg/apis/flowcontrol/bootstrap/default.go SuggestedPriorityLevelConfigurations.
 var SuggestedLevels = []string{
 	"system",
 	"node-high",

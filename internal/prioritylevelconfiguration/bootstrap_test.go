@@ -24,11 +24,11 @@ func TestBootstrapSpecsPassValidate(t *testing.T) {
 			Spec:       s,
 		}
 		d := o.DeepCopy()
-		SetDefaults(d)
+		SetObjectDefaults_PriorityLevelConfiguration(d)
 		if !apiequality.Semantic.DeepEqual(o, d) {
 			t.Errorf("%s: bootstrap spec is not already defaulted", n)
 		}
-		if errs := Validate(d); len(errs) != 0 {
+		if errs := ValidatePriorityLevelConfiguration(d); len(errs) != 0 {
 			t.Errorf("%s: %v", n, errs)
 		}
 		if errs := ValidateProviderRules(d); len(errs) != 0 {

@@ -33,7 +33,7 @@ type LevelCapacity struct {
 // server defaults to a copy first.
 func LevelInputFrom(obj *flowcontrolv1.PriorityLevelConfiguration) LevelInput {
 	o := obj.DeepCopy()
-	SetDefaults(o)
+	SetObjectDefaults_PriorityLevelConfiguration(o)
 	in := LevelInput{Name: o.Name}
 	switch {
 	case o.Spec.Limited != nil:

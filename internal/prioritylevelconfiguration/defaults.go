@@ -21,28 +21,29 @@ const (
 	DefaultExemptLendablePercent    int32 = 0
 )
 
-// SetDefaults applies the defaults the API server applies when it decodes a
+// SetObjectDefaults_PriorityLevelConfiguration applies the defaults the API server applies when it decodes a
 // v1 PriorityLevelConfiguration (before validation). It is idempotent.
 //
-// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/v1/zz_generated.defaults.go
-// SetObjectDefaults_PriorityLevelConfiguration.
-func SetDefaults(obj *flowcontrolv1.PriorityLevelConfiguration) {
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/v1/zz_generated.defaults.go SetObjectDefaults_PriorityLevelConfiguration.
+func SetObjectDefaults_PriorityLevelConfiguration(obj *flowcontrolv1.PriorityLevelConfiguration) {
 	if obj == nil {
 		return
 	}
 	if l := obj.Spec.Limited; l != nil {
-		setDefaultsLimited(l)
+		SetDefaults_LimitedPriorityLevelConfiguration(l)
 		if q := l.LimitResponse.Queuing; q != nil {
-			setDefaultsQueuing(q)
+			SetDefaults_QueuingConfiguration(q)
 		}
 	}
 	if e := obj.Spec.Exempt; e != nil {
-		setDefaultsExempt(e)
+		SetDefaults_ExemptPriorityLevelConfiguration(e)
 	}
 }
 
-// Port of pkg/apis/flowcontrol/v1/defaults.go SetDefaults_LimitedPriorityLevelConfiguration.
-func setDefaultsLimited(l *flowcontrolv1.LimitedPriorityLevelConfiguration) {
+// SetDefaults_LimitedPriorityLevelConfiguration defaults spec.limited.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/v1/defaults.go SetDefaults_LimitedPriorityLevelConfiguration.
+func SetDefaults_LimitedPriorityLevelConfiguration(l *flowcontrolv1.LimitedPriorityLevelConfiguration) {
 	// Only nil is defaulted: an explicit 0 is kept (a "jail" level).
 	if l.NominalConcurrencyShares == nil {
 		l.NominalConcurrencyShares = ptr.To[int32](DefaultNominalConcurrencyShares)
@@ -53,8 +54,10 @@ func setDefaultsLimited(l *flowcontrolv1.LimitedPriorityLevelConfiguration) {
 	// BorrowingLimitPercent is intentionally not defaulted (nil = unlimited).
 }
 
-// Port of pkg/apis/flowcontrol/v1/defaults.go SetDefaults_QueuingConfiguration.
-func setDefaultsQueuing(q *flowcontrolv1.QueuingConfiguration) {
+// SetDefaults_QueuingConfiguration defaults spec.limited.limitResponse.queuing.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/v1/defaults.go SetDefaults_QueuingConfiguration.
+func SetDefaults_QueuingConfiguration(q *flowcontrolv1.QueuingConfiguration) {
 	if q.HandSize == 0 {
 		q.HandSize = DefaultHandSize
 	}
@@ -66,8 +69,10 @@ func setDefaultsQueuing(q *flowcontrolv1.QueuingConfiguration) {
 	}
 }
 
-// Port of pkg/apis/flowcontrol/v1/defaults.go SetDefaults_ExemptPriorityLevelConfiguration.
-func setDefaultsExempt(e *flowcontrolv1.ExemptPriorityLevelConfiguration) {
+// SetDefaults_ExemptPriorityLevelConfiguration defaults spec.exempt.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/v1/defaults.go SetDefaults_ExemptPriorityLevelConfiguration.
+func SetDefaults_ExemptPriorityLevelConfiguration(e *flowcontrolv1.ExemptPriorityLevelConfiguration) {
 	if e.NominalConcurrencyShares == nil {
 		e.NominalConcurrencyShares = ptr.To[int32](DefaultExemptNominalShares)
 	}

@@ -58,16 +58,16 @@ func TestSetDefaults(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			o := &flowcontrolv1.PriorityLevelConfiguration{Spec: tc.in}
-			SetDefaults(o)
+			SetObjectDefaults_PriorityLevelConfiguration(o)
 			if !apiequality.Semantic.DeepEqual(o.Spec, tc.want) {
 				t.Fatalf("got %+v\nwant %+v", o.Spec, tc.want)
 			}
 			again := o.DeepCopy()
-			SetDefaults(again)
+			SetObjectDefaults_PriorityLevelConfiguration(again)
 			if !apiequality.Semantic.DeepEqual(o, again) {
-				t.Fatalf("SetDefaults is not idempotent")
+				t.Fatalf("SetObjectDefaults_PriorityLevelConfiguration is not idempotent")
 			}
 		})
 	}
-	SetDefaults(nil) // must not panic
+	SetObjectDefaults_PriorityLevelConfiguration(nil) // must not panic
 }

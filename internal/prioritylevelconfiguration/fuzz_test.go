@@ -91,8 +91,8 @@ func mutate(t *testing.T, v tftypes.Value, mask uint64) tftypes.Value {
 
 // FuzzConvertAndValidate builds a Terraform value of the PriorityLevelConfiguration node tree
 // from fuzzed JSON, replaces some of its nodes with unknown, null or out-of-range values, and
-// runs it through everything plan time does with it: Decode, the provider rules, SetDefaults,
-// Validate, the capacity formulas, Encode, Merge, FillDefaults and the resource's
+// runs it through everything plan time does with it: Decode, the provider rules, SetObjectDefaults_PriorityLevelConfiguration,
+// ValidatePriorityLevelConfiguration, the capacity formulas, Encode, Merge, FillDefaults and the resource's
 // ValidateConfig. Nothing may panic.
 func FuzzConvertAndValidate(f *testing.F) {
 	for i, s := range fuzzSeeds(f) {
@@ -125,8 +125,8 @@ func FuzzConvertAndValidate(f *testing.F) {
 		_ = plc.ValidateExplicitZeros(&obj)
 		_ = plc.PlanWarnings(&obj)
 		defaulted := obj.DeepCopy()
-		plc.SetDefaults(defaulted)
-		errs := plc.Validate(defaulted)
+		plc.SetObjectDefaults_PriorityLevelConfiguration(defaulted)
+		errs := plc.ValidatePriorityLevelConfiguration(defaulted)
 		_ = k8sschema.Diagnostics(node, append(errs, dec.Errs...), dec.Unknown)
 		in := plc.LevelInputFrom(&obj)
 		_, _ = plc.ComputeCapacity(600, []plc.LevelInput{in})

@@ -399,8 +399,8 @@ func parityCases(ri dynamic.ResourceInterface, cases []parityCase) []acctest.Par
 
 func providerVerdict(o *flowcontrolv1.PriorityLevelConfiguration) acctest.Verdict {
 	d := o.DeepCopy()
-	plc.SetDefaults(d)
-	return acctest.VerdictFromFieldErrors(plc.Validate(d))
+	plc.SetObjectDefaults_PriorityLevelConfiguration(d)
+	return acctest.VerdictFromFieldErrors(plc.ValidatePriorityLevelConfiguration(d))
 }
 
 func toUnstructured(o runtime.Object) (*unstructured.Unstructured, error) {

@@ -39,10 +39,10 @@ var Kind = &kube.Kind{
 	Description: description,
 	BuildNode:   node,
 	Defaults: func(obj runtime.Object, _ tftypes.Value) {
-		SetDefaults(kube.As[*flowcontrolv1.PriorityLevelConfiguration](obj))
+		SetObjectDefaults_PriorityLevelConfiguration(kube.As[*flowcontrolv1.PriorityLevelConfiguration](obj))
 	},
 	Validate: func(obj runtime.Object) field.ErrorList {
-		return Validate(kube.As[*flowcontrolv1.PriorityLevelConfiguration](obj))
+		return ValidatePriorityLevelConfiguration(kube.As[*flowcontrolv1.PriorityLevelConfiguration](obj))
 	},
 	CheckConfig: checkConfig,
 }

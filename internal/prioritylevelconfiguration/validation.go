@@ -16,7 +16,7 @@ import (
 
 const (
 	// MaxQueues is the largest legal spec.limited.limitResponse.queuing.queues.
-	// Source: pkg/apis/flowcontrol/validation/validation.go priorityLevelConfigurationQueuingMaxQueues.
+	// Source: k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go priorityLevelConfigurationQueuingMaxQueues.
 	MaxQueues int32 = 10 * 1000 * 1000
 
 	// MaxHashBits is the shuffle-sharding entropy budget.
@@ -25,7 +25,7 @@ const (
 
 	// PreserveZeroConcurrencySharesAnnotation may not be present on any object
 	// (it is a v1beta3 round-trip marker).
-	// Source: pkg/apis/flowcontrol/validation/validation.go ValidatePriorityLevelConfiguration.
+	// Source: k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidatePriorityLevelConfiguration.
 	PreserveZeroConcurrencySharesAnnotation = flowcontrolv1beta3.PriorityLevelPreserveZeroConcurrencySharesKey
 )
 
@@ -63,14 +63,15 @@ func MaxHandSize(queues int32) int32 {
 	return 0
 }
 
-// Validate reports what kube-apiserver v1.37 rejects when the (already
-// defaulted, see SetDefaults) object is created or updated. Paths use the
-// JSON names rooted at metadata/spec. Provider-only rules are in
-// ValidateExplicitZeros and ValidateProviderRules.
+// ValidatePriorityLevelConfiguration reports what kube-apiserver v1.37 rejects when the (already defaulted,
+// see SetObjectDefaults_PriorityLevelConfiguration) object is created or updated. Paths use the JSON names
+// rooted at metadata/spec. Provider-only rules are in ValidateExplicitZeros and ValidateProviderRules. status
+// is not validated.
 //
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidatePriorityLevelConfiguration
-// plus the enforced (beta) declarative rules of pkg/apis/flowcontrol/v1/zz_generated.validations.go.
-func Validate(obj *flowcontrolv1.PriorityLevelConfiguration) field.ErrorList {
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidatePriorityLevelConfiguration,
+// merged with the enforced (beta) declarative rules of pkg/apis/flowcontrol/v1/zz_generated.validations.go
+// (validateSpecDeclarative).
+func ValidatePriorityLevelConfiguration(obj *flowcontrolv1.PriorityLevelConfiguration) field.ErrorList {
 	if obj == nil {
 		return nil
 	}
@@ -83,14 +84,16 @@ func Validate(obj *flowcontrolv1.PriorityLevelConfiguration) field.ErrorList {
 	}
 
 	specPath := field.NewPath("spec")
-	allErrs = append(allErrs, validateSpec(&obj.Spec, name, specPath)...)
-	allErrs = append(allErrs, validateIfMandatory(name, &obj.Spec, specPath)...)
+	allErrs = append(allErrs, ValidatePriorityLevelConfigurationSpec(&obj.Spec, name, specPath)...)
+	allErrs = append(allErrs, ValidateIfMandatoryPriorityLevelConfigurationObject(name, &obj.Spec, specPath)...)
 	// status is reset by the server on create and kept on update, so it is not validated here.
 	return mergeMissing(allErrs, validateSpecDeclarative(&obj.Spec, specPath))
 }
 
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidatePriorityLevelConfigurationSpec.
-func validateSpec(spec *flowcontrolv1.PriorityLevelConfigurationSpec, name string, fldPath *field.Path) field.ErrorList {
+// ValidatePriorityLevelConfigurationSpec validates spec.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidatePriorityLevelConfigurationSpec.
+func ValidatePriorityLevelConfigurationSpec(spec *flowcontrolv1.PriorityLevelConfigurationSpec, name string, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if (name == flowcontrolv1.PriorityLevelConfigurationNameExempt) != (spec.Type == flowcontrolv1.PriorityLevelEnablementExempt) {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("type"), spec.Type, "must be 'Exempt' if and only if `name` is 'exempt'"))
@@ -101,7 +104,7 @@ func validateSpec(spec *flowcontrolv1.PriorityLevelConfigurationSpec, name strin
 			allErrs = append(allErrs, field.Forbidden(fldPath.Child("limited"), "must be nil if the type is not Limited"))
 		}
 		if spec.Exempt != nil {
-			allErrs = append(allErrs, validateExempt(spec.Exempt, fldPath.Child("exempt"))...)
+			allErrs = append(allErrs, ValidateExemptPriorityLevelConfiguration(spec.Exempt, fldPath.Child("exempt"))...)
 		}
 	case flowcontrolv1.PriorityLevelEnablementLimited:
 		if spec.Exempt != nil {
@@ -110,7 +113,7 @@ func validateSpec(spec *flowcontrolv1.PriorityLevelConfigurationSpec, name strin
 		if spec.Limited == nil {
 			allErrs = append(allErrs, field.Required(fldPath.Child("limited"), "must not be empty when type is Limited"))
 		} else {
-			allErrs = append(allErrs, validateLimited(spec.Limited, fldPath.Child("limited"))...)
+			allErrs = append(allErrs, ValidateLimitedPriorityLevelConfiguration(spec.Limited, fldPath.Child("limited"))...)
 		}
 	default:
 		if len(spec.Type) == 0 {
@@ -122,14 +125,16 @@ func validateSpec(spec *flowcontrolv1.PriorityLevelConfigurationSpec, name strin
 	return allErrs
 }
 
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidateLimitedPriorityLevelConfiguration.
-func validateLimited(l *flowcontrolv1.LimitedPriorityLevelConfiguration, fldPath *field.Path) field.ErrorList {
+// ValidateLimitedPriorityLevelConfiguration validates spec.limited.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidateLimitedPriorityLevelConfiguration.
+func ValidateLimitedPriorityLevelConfiguration(l *flowcontrolv1.LimitedPriorityLevelConfiguration, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	// The internal type holds an int32; a nil v1 pointer converts to 0.
 	if l.NominalConcurrencyShares != nil && *l.NominalConcurrencyShares < 0 {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("nominalConcurrencyShares"), *l.NominalConcurrencyShares, "must be a non-negative integer"))
 	}
-	allErrs = append(allErrs, validateLimitResponse(l.LimitResponse, fldPath.Child("limitResponse"))...)
+	allErrs = append(allErrs, ValidateLimitResponse(l.LimitResponse, fldPath.Child("limitResponse"))...)
 	if l.LendablePercent != nil && (*l.LendablePercent < 0 || *l.LendablePercent > 100) {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("lendablePercent"), *l.LendablePercent, "must be between 0 and 100, inclusive"))
 	}
@@ -139,8 +144,10 @@ func validateLimited(l *flowcontrolv1.LimitedPriorityLevelConfiguration, fldPath
 	return allErrs
 }
 
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidateExemptPriorityLevelConfiguration.
-func validateExempt(e *flowcontrolv1.ExemptPriorityLevelConfiguration, fldPath *field.Path) field.ErrorList {
+// ValidateExemptPriorityLevelConfiguration validates spec.exempt.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidateExemptPriorityLevelConfiguration.
+func ValidateExemptPriorityLevelConfiguration(e *flowcontrolv1.ExemptPriorityLevelConfiguration, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if e.NominalConcurrencyShares != nil && *e.NominalConcurrencyShares < 0 {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("nominalConcurrencyShares"), *e.NominalConcurrencyShares, "must be a non-negative integer"))
@@ -151,9 +158,11 @@ func validateExempt(e *flowcontrolv1.ExemptPriorityLevelConfiguration, fldPath *
 	return allErrs
 }
 
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidateLimitResponse.
-// The "type is not Limited"/"type is Limited" wording is the server's (known quirk).
-func validateLimitResponse(lr flowcontrolv1.LimitResponse, fldPath *field.Path) field.ErrorList {
+// ValidateLimitResponse validates spec.limited.limitResponse. The "type is not Limited"/"type is Limited"
+// wording is the server's (known quirk).
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidateLimitResponse.
+func ValidateLimitResponse(lr flowcontrolv1.LimitResponse, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	switch lr.Type {
 	case flowcontrolv1.LimitResponseTypeReject:
@@ -164,7 +173,7 @@ func validateLimitResponse(lr flowcontrolv1.LimitResponse, fldPath *field.Path) 
 		if lr.Queuing == nil {
 			allErrs = append(allErrs, field.Required(fldPath.Child("queuing"), "must not be empty if limited.limitResponse.type is Limited"))
 		} else {
-			allErrs = append(allErrs, validateQueuing(lr.Queuing, fldPath.Child("queuing"))...)
+			allErrs = append(allErrs, ValidatePriorityLevelQueuingConfiguration(lr.Queuing, fldPath.Child("queuing"))...)
 		}
 	default:
 		if len(lr.Type) == 0 {
@@ -176,9 +185,11 @@ func validateLimitResponse(lr flowcontrolv1.LimitResponse, fldPath *field.Path) 
 	return allErrs
 }
 
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidatePriorityLevelQueuingConfiguration.
-// The handSize messages are the server's, with the largest legal handSize appended.
-func validateQueuing(q *flowcontrolv1.QueuingConfiguration, fldPath *field.Path) field.ErrorList {
+// ValidatePriorityLevelQueuingConfiguration validates spec.limited.limitResponse.queuing. The handSize
+// messages are the server's, with the largest legal handSize appended.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidatePriorityLevelQueuingConfiguration.
+func ValidatePriorityLevelQueuingConfiguration(q *flowcontrolv1.QueuingConfiguration, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if q.QueueLengthLimit <= 0 {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("queueLengthLimit"), q.QueueLengthLimit, "must be positive"))
@@ -206,8 +217,10 @@ func validateQueuing(q *flowcontrolv1.QueuingConfiguration, fldPath *field.Path)
 	return allErrs
 }
 
-// Port of pkg/apis/flowcontrol/validation/validation.go ValidateIfMandatoryPriorityLevelConfigurationObject.
-func validateIfMandatory(name string, spec *flowcontrolv1.PriorityLevelConfigurationSpec, fldPath *field.Path) field.ErrorList {
+// ValidateIfMandatoryPriorityLevelConfigurationObject requires the built-in spec for a mandatory level.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/validation/validation.go ValidateIfMandatoryPriorityLevelConfigurationObject.
+func ValidateIfMandatoryPriorityLevelConfigurationObject(name string, spec *flowcontrolv1.PriorityLevelConfigurationSpec, fldPath *field.Path) field.ErrorList {
 	if !isMandatory(name) {
 		return nil
 	}
@@ -228,10 +241,13 @@ func validateIfMandatory(name string, spec *flowcontrolv1.PriorityLevelConfigura
 }
 
 // validateSpecDeclarative reproduces the enforced (+k8s:beta) declarative rules of
-// pkg/apis/flowcontrol/v1/zz_generated.validations.go Validate_PriorityLevelConfigurationSpec
-// and Validate_LimitResponse. They run regardless of spec.type, so they add
+// Validate_PriorityLevelConfigurationSpec and Validate_LimitResponse; it keeps its own name
+// because it merges the two. They run regardless of spec.type, so they add
 // errors the handwritten code skips (e.g. spec.limited set while type is "").
 // The server reports them with an empty detail; a short detail is given here.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/flowcontrol/v1/zz_generated.validations.go Validate_PriorityLevelConfigurationSpec
+// and Validate_LimitResponse.
 func validateSpecDeclarative(spec *flowcontrolv1.PriorityLevelConfigurationSpec, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if spec.Exempt != nil && spec.Type != flowcontrolv1.PriorityLevelEnablementExempt {
@@ -265,7 +281,7 @@ func validateSpecDeclarative(spec *flowcontrolv1.PriorityLevelConfigurationSpec,
 // mergeMissing appends the declarative errors whose (type, field) the
 // handwritten list does not already report. The server replaces covered
 // handwritten errors by the matching declarative ones
-// (k8s.io/apimachinery pkg/api/validate/errors.go FilterCoveredHandwrittenErrors),
+// (k8s.io/apimachinery@v0.37.2 pkg/api/validate/errors.go FilterCoveredHandwrittenErrors),
 // so the (type, field) set is the union. The ported handwritten errors carry no
 // CoveredByDeclarative marks, so the union is taken with the matcher alone.
 func mergeMissing(hw, dv field.ErrorList) field.ErrorList {
@@ -286,7 +302,7 @@ type ExplicitQueuingFields struct {
 
 // ValidateExplicitZeros is a provider-only rule (not a server rule): the API
 // server silently replaces queues/handSize/queueLengthLimit 0 by 64/8/50,
-// which would show up as a permanent diff. Call it BEFORE SetDefaults on an
+// which would show up as a permanent diff. Call it BEFORE SetObjectDefaults_PriorityLevelConfiguration on an
 // object built so that a 0 in those fields means "explicitly written as 0"
 // (e.g. omitted attributes already carry a plan-time default). Use
 // ValidateExplicitZerosFor when presence is tracked separately.

@@ -284,8 +284,8 @@ func TestValidate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o := baseQueued()
 			tc.mutate(o)
-			SetDefaults(o)
-			errs := Validate(o)
+			SetObjectDefaults_PriorityLevelConfiguration(o)
+			errs := ValidatePriorityLevelConfiguration(o)
 			g, w := got(errs), want(tc.want...)
 			if strings.Join(g, ",") != strings.Join(w, ",") {
 				t.Fatalf("got %v\nwant %v\nerrors: %v", g, w, errs)
@@ -306,8 +306,8 @@ func TestValidateMessages(t *testing.T) {
 	for _, tc := range cases {
 		o := baseQueued()
 		setQH(tc.q, tc.h)(o)
-		SetDefaults(o)
-		errs := Validate(o)
+		SetObjectDefaults_PriorityLevelConfiguration(o)
+		errs := ValidatePriorityLevelConfiguration(o)
 		if len(errs) != 1 || errs[0].Detail != tc.msg {
 			t.Errorf("queues %d handSize %d: got %v, want detail %q", tc.q, tc.h, errs, tc.msg)
 		}
@@ -315,14 +315,14 @@ func TestValidateMessages(t *testing.T) {
 
 	o := baseQueued()
 	o.Name = "catch-all"
-	SetDefaults(o)
-	if errs := Validate(o); len(errs) != 1 || errs[0].Detail != "spec of 'catch-all' must equal the fixed value" {
+	SetObjectDefaults_PriorityLevelConfiguration(o)
+	if errs := ValidatePriorityLevelConfiguration(o); len(errs) != 1 || errs[0].Detail != "spec of 'catch-all' must equal the fixed value" {
 		t.Errorf("catch-all: %v", errs)
 	}
 	o = baseQueued()
 	o.Name = "exempt"
-	SetDefaults(o)
-	errs := Validate(o)
+	SetObjectDefaults_PriorityLevelConfiguration(o)
+	errs := ValidatePriorityLevelConfiguration(o)
 	found := false
 	for _, e := range errs {
 		if e.Field == "spec" && e.Detail == "spec of 'exempt' except the 'spec.exempt' field must equal the fixed value" {
@@ -334,8 +334,8 @@ func TestValidateMessages(t *testing.T) {
 	}
 	o = baseQueued()
 	o.Annotations = map[string]string{PreserveZeroConcurrencySharesAnnotation: "true"}
-	SetDefaults(o)
-	if errs := Validate(o); len(errs) != 1 || errs[0].Detail != "annotation 'flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares' is forbidden" {
+	SetObjectDefaults_PriorityLevelConfiguration(o)
+	if errs := ValidatePriorityLevelConfiguration(o); len(errs) != 1 || errs[0].Detail != "annotation 'flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares' is forbidden" {
 		t.Errorf("preserve-zero: %v", errs)
 	}
 }
@@ -362,19 +362,19 @@ func TestMaxHandSize(t *testing.T) {
 			t.Errorf("queues %d should not allow handSize %d", q+1, h)
 		}
 	}
-	// Consistency with Validate over a range of queues.
+	// Consistency with ValidatePriorityLevelConfiguration over a range of queues.
 	for _, q := range []int32{1, 2, 3, 5, 7, 9, 15, 16, 17, 31, 33, 63, 65, 101, 102, 181, 182, 380, 381, 1_000_000, 10_000_000} {
 		mh := MaxHandSize(q)
 		o := baseQueued()
 		setQH(q, mh)(o)
-		SetDefaults(o)
-		if errs := Validate(o); len(errs) != 0 {
+		SetObjectDefaults_PriorityLevelConfiguration(o)
+		if errs := ValidatePriorityLevelConfiguration(o); len(errs) != 0 {
 			t.Errorf("queues %d handSize %d should be valid: %v", q, mh, errs)
 		}
 		o = baseQueued()
 		setQH(q, mh+1)(o)
-		SetDefaults(o)
-		if errs := Validate(o); len(errs) != 1 || errs[0].Field != pHandSize {
+		SetObjectDefaults_PriorityLevelConfiguration(o)
+		if errs := ValidatePriorityLevelConfiguration(o); len(errs) != 1 || errs[0].Field != pHandSize {
 			t.Errorf("queues %d handSize %d should be invalid on handSize: %v", q, mh+1, errs)
 		}
 	}
@@ -468,13 +468,13 @@ func BenchmarkValidate(b *testing.B) {
 		})
 	}
 	for _, o := range objs {
-		SetDefaults(o)
+		SetObjectDefaults_PriorityLevelConfiguration(o)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, o := range objs {
-			if errs := Validate(o); len(errs) != 0 {
+			if errs := ValidatePriorityLevelConfiguration(o); len(errs) != 0 {
 				b.Fatal(errs)
 			}
 		}
