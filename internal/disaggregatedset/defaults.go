@@ -12,7 +12,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
 
-// SetDefaults applies the defaults the DisaggregatedSet CRD of sigs.k8s.io/lws v0.9.0 declares
+// SetDefaults applies the defaults the DisaggregatedSet CRD of sigs.k8s.io/lws@v0.9.0 declares
 // (config/crd/bases/disaggregatedset.x-k8s.io_disaggregatedsets.yaml, from the
 // +kubebuilder:default markers of api/leaderworkerset/v1 embedded in each role), so the plan
 // shows the role specs as the server stores them. There is no DisaggregatedSet mutating

@@ -48,11 +48,12 @@ var (
 // StatefulSets and pods), through the leaderworkerset package's own rules.
 func Validate(ds *disaggv1.DisaggregatedSet) field.ErrorList {
 	// Custom resources get the generic object metadata rules with a DNS-subdomain name
-	// (k8s.io/apiextensions-apiserver v0.37.2 pkg/registry/customresource/validator.go,
-	// customResourceValidator.Validate -> ValidateObjectMetaAccessor).
+	// (k8s.io/apiextensions-apiserver@v0.37.2 pkg/registry/customresource/validator.go,
+	// customResourceValidator.Validate -> validateObjectMetaDeclaratively, which runs
+	// ValidateObjectMetaDeclaratively with NameIsDNSSubdomain).
 	errs := apivalidation.ValidateObjectMeta(&ds.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, metadataPath)
 	errs = append(errs, validateSchema(ds)...)
-	errs = append(errs, validateWebhook(ds)...)
+	errs = append(errs, validateRoles(ds)...)
 	for i := range ds.Spec.Roles {
 		errs = append(errs, validateRoleLeaderWorkerSet(ds, i)...)
 	}
@@ -60,7 +61,7 @@ func Validate(ds *disaggv1.DisaggregatedSet) field.ErrorList {
 }
 
 // validateSchema ports the CRD's structural and CEL rules with the errors
-// k8s.io/apiextensions-apiserver v0.37.2 reports for them: the kube-openapi messages wrapped by
+// k8s.io/apiextensions-apiserver@v0.37.2 reports for them: the kube-openapi messages wrapped by
 // pkg/apiserver/validation/validation.go kubeOpenAPIResultToFieldErrors, list-map keys by
 // pkg/apiserver/schema/listtype/validation.go validateListMap, and the x-kubernetes-validations
 // rule of DisaggregatedSetSpec by pkg/apiserver/schema/cel/validation.go (an object's value
@@ -121,13 +122,15 @@ func replicasOf(role *disaggv1.DisaggregatedRoleSpec) int32 {
 	return *role.Spec.Replicas
 }
 
-// validateWebhook ports the DisaggregatedSet validating webhook of sigs.k8s.io/lws v0.9.0
-// (pkg/webhooks/disaggregatedset/disaggregatedset_webhook.go, validateRoleRolloutStrategy), the
-// same on create and update. Its other check, a rolloutStrategy.type other than RollingUpdate,
-// is never reached: the CRD's enum on the embedded LeaderWorkerSet spec rejects such a type
-// first (admission webhooks run after schema validation), and that enum is reported through
-// the role's LeaderWorkerSet rules at the same field.
-func validateWebhook(ds *disaggv1.DisaggregatedSet) field.ErrorList {
+// validateRoles applies the DisaggregatedSet validating webhook, the same on create and update. Of
+// validateRoleRolloutStrategy only the partition check is kept: a rolloutStrategy.type other than
+// RollingUpdate is never reached, because the CRD's enum on the embedded LeaderWorkerSet spec rejects such a
+// type first (admission webhooks run after schema validation), and that enum is reported through the role's
+// LeaderWorkerSet rules at the same field.
+//
+// Port of sigs.k8s.io/lws@v0.9.0 pkg/webhooks/disaggregatedset/disaggregatedset_webhook.go
+// DisaggregatedSetWebhook.validateRoles, with DisaggregatedSetWebhook.validateRoleRolloutStrategy inline.
+func validateRoles(ds *disaggv1.DisaggregatedSet) field.ErrorList {
 	var errs field.ErrorList
 	for i, role := range ds.Spec.Roles {
 		ru := role.Spec.RolloutStrategy.RollingUpdateConfiguration
@@ -146,6 +149,9 @@ func validateWebhook(ds *disaggv1.DisaggregatedSet) field.ErrorList {
 // named disaggutils.GenerateName(<set>, <role>, <revision of all role templates>), the role's
 // metadata labels merged with disaggutils.GenerateLabels (the generated ones win) on the object
 // and on both pod templates, the role's annotations, and the role's spec with its replicas.
+//
+// Port of sigs.k8s.io/lws@v0.9.0 pkg/controllers/disaggregatedset/lws_manager.go
+// LeaderWorkerSetManager.Create (the object it builds).
 func RoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) (*lwsv1.LeaderWorkerSet, error) {
 	role := ds.Spec.Roles[i]
 	revision := disaggutils.ComputeRevision(ds.Spec.Roles)
@@ -178,7 +184,9 @@ func RoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) (*lwsv1.LeaderWor
 	return out, nil
 }
 
-// mergeLabels is lws_manager.go's mergeLabels: the generated labels override the user's.
+// mergeLabels merges the generated labels over the user's.
+//
+// Port of sigs.k8s.io/lws@v0.9.0 pkg/controllers/disaggregatedset/lws_manager.go mergeLabels.
 func mergeLabels(user, generated map[string]string) map[string]string {
 	out := make(map[string]string, len(user)+len(generated))
 	maps.Copy(out, user)

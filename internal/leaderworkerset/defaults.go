@@ -8,7 +8,7 @@ import (
 )
 
 // SetDefaults applies the LeaderWorkerSet-level defaults of the CRD schema and
-// the LWS mutating webhook (sigs.k8s.io/lws v0.9.0
+// the LWS mutating webhook (sigs.k8s.io/lws@v0.9.0
 // pkg/webhooks/leaderworkerset_webhook.go, LeaderWorkerSetWebhook.Default, and
 // the +kubebuilder:default markers of api/leaderworkerset/v1), so that the object looks
 // as the server will store it. It is idempotent. Pod template defaults and
@@ -20,6 +20,9 @@ import (
 // CRD defaults maxUnavailable=1/maxSurge=0 apply only when the whole
 // rollingUpdateConfiguration is absent. Callers that build a partial
 // rollingUpdateConfiguration must fill maxUnavailable themselves.
+//
+// Port of sigs.k8s.io/lws@v0.9.0 pkg/webhooks/leaderworkerset_webhook.go LeaderWorkerSetWebhook.Default, merged with
+// the +kubebuilder:default markers of sigs.k8s.io/lws@v0.9.0 api/leaderworkerset/v1/leaderworkerset_types.go.
 func SetDefaults(obj *lwsv1.LeaderWorkerSet) {
 	spec := &obj.Spec
 	if spec.Replicas == nil {

@@ -56,6 +56,11 @@ var (
 // schema plus the LWS validating webhook) would report for obj on create. It
 // expects the object after SetDefaults; missing pointers are read with their
 // defaults so that it never panics. Update-only rules are in ValidateUpdate.
+//
+// Port of sigs.k8s.io/lws@v0.9.0 pkg/webhooks/leaderworkerset_webhook.go LeaderWorkerSetWebhook.generalValidate, merged with the
+// CRD schema rules (sigs.k8s.io/lws@v0.9.0 config/crd/bases/leaderworkerset.x-k8s.io_leaderworkersets.yaml) and the
+// rules of fields no released version has (validateGroupIdentity, validateMaxGroupRestarts, validateScheduling);
+// it keeps its own name because it combines them.
 func Validate(obj *lwsv1.LeaderWorkerSet) field.ErrorList {
 	var errs field.ErrorList
 	errs = append(errs, validateMetadata(obj)...)
@@ -103,6 +108,11 @@ func Validate(obj *lwsv1.LeaderWorkerSet) field.ErrorList {
 	return errs
 }
 
+// validateMetadata checks metadata.name as a DNS-1035 label (it becomes the headless Service name), the
+// namespace format, and that the subgroup-exclusive-topology annotation comes with a subGroupPolicy.
+//
+// Port of sigs.k8s.io/lws@v0.9.0 pkg/webhooks/leaderworkerset_webhook.go LeaderWorkerSetWebhook.generalValidate
+// (its metadata part; upstream runs ValidateObjectMeta with NameIsDNS1035Label).
 func validateMetadata(obj *lwsv1.LeaderWorkerSet) field.ErrorList {
 	var errs field.ErrorList
 	// The name becomes the headless Service name, hence DNS-1035.
@@ -140,6 +150,11 @@ func validateEnum(path *field.Path, value string, emptyOK bool, allowed ...strin
 	return field.ErrorList{field.NotSupported(path, value, allowed)}
 }
 
+// validateRollingUpdate validates spec.rolloutStrategy.rollingUpdateConfiguration: partition, maxUnavailable,
+// maxSurge, and that both do not scale to 0.
+//
+// Port of sigs.k8s.io/lws@v0.9.0 pkg/webhooks/leaderworkerset_webhook.go LeaderWorkerSetWebhook.generalValidate
+// (its rollingUpdateConfiguration part).
 func validateRollingUpdate(cfg *lwsv1.RollingUpdateConfiguration, replicas int32) field.ErrorList {
 	if cfg == nil {
 		return nil
@@ -174,6 +189,9 @@ func validateRollingUpdate(cfg *lwsv1.RollingUpdateConfiguration, replicas int32
 // validateIntOrPercent accepts a non-negative integer or a percentage string
 // "N%" of at most 100%. A numeric string without "%" is rejected, as by the
 // webhook; the Terraform layer hands whole numbers over as intstr.Int.
+//
+// Port of sigs.k8s.io/lws@v0.9.0 pkg/webhooks/leaderworkerset_webhook.go validatePositiveIntOrPercent
+// and isNotMoreThan100Percent (with getPercentValue); it keeps its own name because it merges them.
 func validateIntOrPercent(v intstr.IntOrString, path *field.Path) field.ErrorList {
 	switch v.Type {
 	case intstr.Int:
@@ -198,6 +216,11 @@ func validateIntOrPercent(v intstr.IntOrString, path *field.Path) field.ErrorLis
 	}
 }
 
+// validateSubGroupPolicy validates spec.leaderWorkerTemplate.subGroupPolicy: the CRD enum of
+// subGroupPolicyType, a required subGroupSize, and its divisibility rules. It keeps its own name: upstream's
+// validateUpdateSubGroupPolicy runs on create as well, and this also holds the CRD enum.
+//
+// Port of sigs.k8s.io/lws@v0.9.0 pkg/webhooks/leaderworkerset_webhook.go validateUpdateSubGroupPolicy.
 func validateSubGroupPolicy(obj *lwsv1.LeaderWorkerSet, size int32) field.ErrorList {
 	policy := obj.Spec.LeaderWorkerTemplate.SubGroupPolicy
 	if policy == nil {
@@ -640,6 +663,9 @@ func leaderTemplateField(lwt *lwsv1.LeaderWorkerTemplate) string {
 // fields) for changing oldObj into newObj. It does not repeat Validate:
 // callers run Validate(newObj) as well. Both objects are expected after
 // SetDefaults.
+//
+// Port of sigs.k8s.io/lws@v0.9.0 pkg/webhooks/leaderworkerset_webhook.go LeaderWorkerSetWebhook.ValidateUpdate
+// (the update-only part), with the update rules of fields no released version has.
 func ValidateUpdate(newObj, oldObj *lwsv1.LeaderWorkerSet) field.ErrorList {
 	var errs field.ErrorList
 	if newObj.Name != oldObj.Name {

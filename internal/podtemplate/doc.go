@@ -2,7 +2,7 @@
 // `terraform plan`, the way kube-apiserver v1.37.2 validates the template of
 // the apps/v1 StatefulSet the LWS controller creates from it.
 //
-// The rules are ported (not imported) from k8s.io/kubernetes v1.37.2
+// The rules are ported (not imported) from k8s.io/kubernetes@v1.37.2
 // pkg/apis/core/validation/validation.go and pkg/apis/apps/validation; each
 // ported function cites its source function in a comment. Inputs are not
 // defaulted: ValidatePodTemplateSpec deep-copies the template and first applies
