@@ -181,6 +181,10 @@ func defaultPVCSpec(s *corev1.PersistentVolumeClaimSpec) {
 	SetDefaults_ResourceList(s.Resources.Requests)
 }
 
+// allVolumeSourcesNil reports whether no source is set, the test SetDefaults_Volume makes with
+// AllPtrFieldsNil before defaulting to emptyDir.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/apis/core/v1/defaults.go SetDefaults_Volume (its source test).
 func allVolumeSourcesNil(vs *corev1.VolumeSource) bool {
 	return vs.HostPath == nil && vs.EmptyDir == nil && vs.GCEPersistentDisk == nil &&
 		vs.AWSElasticBlockStore == nil && vs.GitRepo == nil && vs.Secret == nil && //nolint:staticcheck // deprecated sources still count
@@ -360,12 +364,21 @@ func dropDisabledFields(spec *corev1.PodSpec) {
 	}
 }
 
+// dropHandlerProtocol clears httpGet.protocol of one lifecycle handler. It keeps its own name: upstream
+// clears all handlers and probes of a pod spec in one function.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/api/pod/util.go dropHTTPProbeProtocol (one handler).
 func dropHandlerProtocol(h *corev1.LifecycleHandler) {
 	if h != nil && h.HTTPGet != nil {
 		h.HTTPGet.Protocol = nil
 	}
 }
 
+// dropVolumeUserFields clears the defaultUser and user fields of one volume source. It keeps its own name:
+// upstream walks the whole pod spec.
+//
+// Port of k8s.io/kubernetes@v1.37.2 pkg/api/pod/util.go dropDisabledAtomicWriteVolumeUserFields
+// (one volume), with dropUserFieldsInKeyToPaths and dropUserFieldsInDownwardAPIVolumeFiles.
 func dropVolumeUserFields(vs *corev1.VolumeSource) {
 	if vs.Secret != nil {
 		vs.Secret.DefaultUser = nil
