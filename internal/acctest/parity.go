@@ -10,7 +10,11 @@ import (
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/util/retry"
 )
 
 // Verdict is what one validator says about one object.
@@ -142,4 +146,23 @@ func RunParity(t *testing.T, cases []ParityCase) {
 	}
 	t.Logf("parity: %d objects (%d valid, %d invalid per the server), %d agreements, %d verdict disagreements, %d field-path mismatches, %d cases off the generator's intent",
 		len(cases), valid, invalid, agree, disagree, pathMismatch, offIntent)
+}
+
+// DryRunReplace dry-runs replacing the stored object of u's name with u: a PUT with the stored
+// resourceVersion and uid, read again and retried when another writer got in between
+// (retry.RetryOnConflict). answer is the server's (nil when it admits u); readErr is a failure to
+// read the stored object, which says nothing about u.
+func DryRunReplace(ctx context.Context, ri dynamic.ResourceInterface, u *unstructured.Unstructured) (answer, readErr error) {
+	answer = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		cur, err := ri.Get(ctx, u.GetName(), metav1.GetOptions{})
+		if err != nil {
+			readErr = err
+			return nil
+		}
+		u.SetResourceVersion(cur.GetResourceVersion())
+		u.SetUID(cur.GetUID())
+		_, err = ri.Update(ctx, u, metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}})
+		return err
+	})
+	return answer, readErr
 }

@@ -1443,18 +1443,11 @@ func waitGone(ctx context.Context, ri dynamic.ResourceInterface, name string) er
 
 // dryRunUpdate dry-runs replacing the stored object with obj.
 func dryRunUpdate(ctx context.Context, ri dynamic.ResourceInterface, name string, obj map[string]any) (serverResult, error) {
-	var err error
-	for attempt := 0; attempt < 5; attempt++ {
-		var cur *unstructured.Unstructured
-		if cur, err = ri.Get(ctx, name, metav1.GetOptions{}); err != nil {
-			return serverResult{}, err
-		}
-		u := toUnstructured(obj)
-		u.SetResourceVersion(cur.GetResourceVersion())
-		_, err = ri.Update(ctx, u, metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}})
-		if !apierrors.IsConflict(err) {
-			break
-		}
+	u := toUnstructured(obj)
+	u.SetName(name)
+	answer, readErr := acctest.DryRunReplace(ctx, ri, u)
+	if readErr != nil {
+		return serverResult{}, readErr
 	}
-	return serverVerdictFromError(err)
+	return serverVerdictFromError(answer)
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -424,18 +423,9 @@ func serverVerdict(ctx context.Context, ri dynamic.ResourceInterface, o *flowcon
 	if !plc.IsMandatory(o.Name) {
 		_, err = ri.Create(ctx, u, metav1.CreateOptions{DryRun: dryRun})
 	} else {
-		for attempt := 0; attempt < 5; attempt++ {
-			var cur *unstructured.Unstructured
-			cur, err = ri.Get(ctx, o.Name, metav1.GetOptions{})
-			if err != nil {
-				return acctest.Verdict{}, err
-			}
-			u.SetResourceVersion(cur.GetResourceVersion())
-			u.SetUID(cur.GetUID())
-			_, err = ri.Update(ctx, u, metav1.UpdateOptions{DryRun: dryRun})
-			if !apierrors.IsConflict(err) {
-				break
-			}
+		var readErr error
+		if err, readErr = acctest.DryRunReplace(ctx, ri, u); readErr != nil {
+			return acctest.Verdict{}, readErr
 		}
 	}
 	return acctest.VerdictFromError(err)
