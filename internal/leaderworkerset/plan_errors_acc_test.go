@@ -114,13 +114,19 @@ func planErrorObject(c planErrorCase) *lwsv1.LeaderWorkerSet {
 	return obj
 }
 
+// memoryLimit is the vLLM fixture's memory limit as the rendered HCL spells it (hclwrite
+// aligns the "=" of neighbouring attributes).
+var memoryLimit = regexp.MustCompile(`(?m)^(\s*"?memory"?\s*=\s*)"1124Gi"`)
+
 // planErrorConfig renders the case's object; the badQuantity case edits the HCL, since a
 // malformed quantity exists only in a configuration.
 func planErrorConfig(t *testing.T, c planErrorCase) string {
 	cfg := fullObjectConfig(planErrorObject(c))
 	if c.name == "badQuantity" {
 		before := cfg
-		cfg = strings.Replace(cfg, `"memory" = "1124Gi"`, `"memory" = "1124 GiB"`, 1)
+		if m := memoryLimit.FindStringSubmatchIndex(cfg); m != nil { // the leader's, which comes first
+			cfg = cfg[:m[0]] + cfg[m[2]:m[3]] + `"1124 GiB"` + cfg[m[1]:]
+		}
 		if cfg == before {
 			t.Fatal("badQuantity: the memory limit is not in the configuration")
 		}
