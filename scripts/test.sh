@@ -181,8 +181,8 @@ phase_go() {
 	terraform_path || return 1
 	# The CLIs built by the phases before this one; a CLI whose build failed is left out
 	# (its phase has failed already).
-	# The smoke run comes second: go test reports "[no tests to run]" for a package when its
-	# last run matched nothing, as the smoke pattern does in most packages.
+	# A run whose pattern selects no test of a package (the smoke pattern, in most packages) is
+	# left out by acctest, so that go test does not report the package "[no tests to run]".
 	clis="terraform=$TF_ACC_TERRAFORM_PATH"
 	[[ -n $terraform_oldest_bin ]] && clis+=" terraform=$terraform_oldest_bin=$oldest_smoke"
 	[[ -n $terraform_latest_bin ]] && clis+=" terraform=$terraform_latest_bin"

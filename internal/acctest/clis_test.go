@@ -30,3 +30,23 @@ func TestParseCLIs(t *testing.T) {
 		}
 	}
 }
+
+// The CLI runs after the first skip themselves when their pattern selects no test of the package,
+// which matchesAnyTest finds from the testing.M of this test binary.
+func TestMatchesAnyTest(t *testing.T) {
+	if mainM == nil {
+		t.Fatal("Main was not called")
+	}
+	for pattern, want := range map[string]bool{
+		"^TestMatchesAnyTest$":             true,
+		"^TestParseCLIs$":                  true,
+		"^(TestNoSuchTest|TestParseCLIs)$": true,
+		"^TestParseCLIs$/subtest":          true,
+		"^TestNoSuchTest$":                 false,
+		"^TestAccNoSuchTest":               false,
+	} {
+		if got := matchesAnyTest(mainM, pattern); got != want {
+			t.Errorf("matchesAnyTest(%q) = %v, want %v", pattern, got, want)
+		}
+	}
+}
