@@ -156,13 +156,22 @@ func DryRunReplace(ctx context.Context, ri dynamic.ResourceInterface, u *unstruc
 	answer = retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		cur, err := ri.Get(ctx, u.GetName(), metav1.GetOptions{})
 		if err != nil {
-			readErr = err
-			return nil
+			return readFailure{err}
 		}
 		u.SetResourceVersion(cur.GetResourceVersion())
 		u.SetUID(cur.GetUID())
 		_, err = ri.Update(ctx, u, metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}})
 		return err
 	})
-	return answer, readErr
+	var rf readFailure
+	if errors.As(answer, &rf) {
+		return nil, rf.err
+	}
+	return answer, nil
 }
+
+// readFailure is a failed read of the stored object in DryRunReplace; it is no conflict, so it
+// ends the retries.
+type readFailure struct{ err error }
+
+func (r readFailure) Error() string { return "reading the stored object: " + r.err.Error() }
