@@ -199,13 +199,16 @@ phase_go() {
 }
 
 # cli_times FILE: each CLI's share of the go phase, from the lines the test processes wrote
-# (package, CLI, seconds, result): the seconds summed over the packages, which run
-# $TEST_P at a time. The first CLI's share includes the unit tests.
+# (package, CLI, seconds, result, CPU seconds of the CLI's commands, of the test process and of
+# the cluster): the seconds summed over the packages, which run $TEST_P at a time. The first
+# CLI's share includes the unit tests and the clusters' start.
 cli_times() {
 	[[ -s $1 ]] || return 0
-	echo "time under each CLI, summed over the packages (go test -p $TEST_P):"
-	awk -F'\t' '{ n = split($2, p, "/"); cli = p[n]; if (!(cli in s)) order[++k] = cli; s[cli] += $3; c[cli]++; if ($4 != "ok") f[cli]++ }
-		END { for (i = 1; i <= k; i++) { x = order[i]; printf "    %-28s %6.0f s in %d packages%s\n", x, s[x], c[x], (f[x] ? ", " f[x] " FAILED" : "") } }' "$1" |
+	echo "time under each CLI, summed over the packages (go test -p $TEST_P), and where its CPU went:"
+	awk -F'\t' '{ n = split($2, p, "/"); cli = p[n]; if (!(cli in s)) order[++k] = cli; s[cli] += $3; c[cli]++; if ($4 != "ok") f[cli]++
+			cc[cli] += $5; ct[cli] += $6; ck[cli] += $7 }
+		END { for (i = 1; i <= k; i++) { x = order[i]
+			printf "    %-28s %6.0f s in %d packages%s; CPU s: CLI commands %.0f, test processes %.0f, clusters %.0f\n", x, s[x], c[x], (f[x] ? ", " f[x] " FAILED" : ""), cc[x], ct[x], ck[x] } }' "$1" |
 		tee -a "${cli_summary:-/dev/null}"
 }
 

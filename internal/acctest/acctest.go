@@ -168,7 +168,8 @@ func stopShared() error {
 const EnvCLIs = "KUBEINFER_TEST_CLIS"
 
 // EnvCLITimes names a file to which each run under a CLI of EnvCLIs appends one line:
-// package, CLI path, seconds and result, tab-separated (scripts/test.sh sums them per CLI).
+// package, CLI path, seconds, result, and the CPU seconds of the CLI's commands, of the test
+// process and of the cluster's processes, tab-separated (scripts/test.sh sums them per CLI).
 const EnvCLITimes = "KUBEINFER_TEST_CLI_TIMES"
 
 // cli is one entry of EnvCLIs.
@@ -258,9 +259,9 @@ func runUnderCLIs(m *testing.M) int {
 		}
 		useCLI(c)
 		fmt.Printf("=== acctest: the tests under %s (%s)\n", c, c.kind)
-		start := time.Now()
+		start, startCPU := time.Now(), takeCPUSample()
 		rc := m.Run()
-		took := time.Since(start)
+		took, cpu := time.Since(start), takeCPUSample().since(startCPU)
 		result := "ok"
 		if rc != 0 {
 			result = "FAIL"
@@ -268,8 +269,8 @@ func runUnderCLIs(m *testing.M) int {
 				code = rc
 			}
 		}
-		fmt.Printf("=== acctest: under %s (%s): %s in %.1f s\n", c, c.kind, result, took.Seconds())
-		recordCLITime(c, took, result)
+		fmt.Printf("=== acctest: under %s (%s): %s in %.1f s; %s\n", c, c.kind, result, took.Seconds(), cpu)
+		recordCLITime(c, took, result, cpu)
 	}
 	return code
 }
@@ -288,7 +289,7 @@ func useCLI(c cli) {
 	}
 }
 
-func recordCLITime(c cli, took time.Duration, result string) {
+func recordCLITime(c cli, took time.Duration, result string, cpu cpuUse) {
 	name := os.Getenv(EnvCLITimes)
 	if name == "" {
 		return
@@ -300,7 +301,8 @@ func recordCLITime(c cli, took time.Duration, result string) {
 		return
 	}
 	defer f.Close()
-	fmt.Fprintf(f, "%s\t%s\t%.1f\t%s\n", filepath.Base(pkg), c.path, took.Seconds(), result)
+	fmt.Fprintf(f, "%s\t%s\t%.1f\t%s\t%.1f\t%.1f\t%.1f\n", filepath.Base(pkg), c.path, took.Seconds(), result,
+		cpu.cli.Seconds(), cpu.self.Seconds(), cpu.clusterTotal().Seconds())
 }
 
 // mainM is the testing.M that Main was given.
