@@ -23,7 +23,7 @@ type cpuUse struct {
 
 // cpuSample is what the kernel reports at one moment.
 type cpuSample struct {
-	self, children time.Duration     // getrusage(2) RUSAGE_SELF and RUSAGE_CHILDREN
+	self, children time.Duration      // getrusage(2) RUSAGE_SELF and RUSAGE_CHILDREN
 	running        map[int]processCPU // the live child processes, by pid
 }
 
