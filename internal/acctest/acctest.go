@@ -228,7 +228,10 @@ func runUnderCLIs(m *testing.M) int {
 		return 2
 	}
 	if len(clis) == 0 {
-		return m.Run()
+		startCPU := takeCPUSample()
+		rc := m.Run()
+		fmt.Printf("=== acctest: %s\n", takeCPUSample().since(startCPU))
+		return rc
 	}
 	runFlag := flag.Lookup("test.run")
 	userRun := ""

@@ -219,9 +219,12 @@ func (c *TestCluster) startComponents(assets string, logw io.Writer, attach bool
 	if err != nil {
 		return err
 	}
-	// The controllers LeaderWorkerSets rely on: statefulset (the groups),
-	// garbage collector (cascading and foreground deletes), service accounts,
-	// namespaces, node lifecycle. Leader election is off: one instance per cluster.
+	// Only the controllers LeaderWorkerSets rely on: statefulset (the groups),
+	// garbage collector (cascading and foreground deletes), node lifecycle (it
+	// lifts a new node's not-ready taint), service accounts and namespaces (for
+	// `make cluster` users). The others (endpoint slices for the groups' headless
+	// services, resource quota's periodic discovery, ...) only cost the API server
+	// CPU. Leader election is off: one instance per cluster.
 	if err := start("kube-controller-manager", []string{
 		"--kubeconfig=" + kc,
 		"--authentication-kubeconfig=" + kc,
@@ -230,7 +233,7 @@ func (c *TestCluster) startComponents(assets string, logw io.Writer, attach bool
 		"--bind-address=127.0.0.1",
 		"--secure-port=" + strconv.Itoa(kcmPort),
 		"--cert-dir=" + filepath.Join(c.kubeconfigDir, "kcm-certs"),
-		"--controllers=*",
+		"--controllers=statefulset-controller,garbage-collector-controller,node-lifecycle-controller,serviceaccount-controller,namespace-controller",
 		"--use-service-account-credentials=false",
 		"--cluster-name=kubeinfer-test",
 		"--concurrent-statefulset-syncs=10",
