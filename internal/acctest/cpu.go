@@ -27,6 +27,7 @@ type cpuSample struct {
 	running        map[int]processCPU // the live child processes, by pid
 }
 
+// processCPU is one live child process: its name and the CPU it has used since it started.
 type processCPU struct {
 	name string
 	cpu  time.Duration
@@ -74,7 +75,7 @@ func (s cpuSample) since(before cpuSample) cpuUse {
 	return u
 }
 
-// total is the CPU of the cluster processes together.
+// clusterTotal is the CPU of the cluster processes together.
 func (u cpuUse) clusterTotal() time.Duration {
 	var sum time.Duration
 	for _, d := range u.cluster {
