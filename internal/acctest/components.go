@@ -131,6 +131,8 @@ type component struct {
 	out  *tailBuffer
 	done chan struct{}
 	err  error // set before done is closed
+	// logFile is the whole log ($KUBEINFER_TEST_COMPONENT_LOGS), closed on exit.
+	logFile *os.File
 }
 
 // startComponent runs path with args; its output is kept (the tail) and, with
@@ -141,6 +143,16 @@ func startComponent(name, path string, args []string, env []string, logw io.Writ
 	if attach {
 		w = io.MultiWriter(c.out, prefixWriter(logw, name+": "))
 	}
+	if dir := os.Getenv("KUBEINFER_TEST_COMPONENT_LOGS"); dir != "" {
+		// Whole logs, for a failure the kept tail does not explain. Appended,
+		// so a component restarted after a fault keeps its earlier output.
+		f, err := os.OpenFile(filepath.Join(dir, name+".log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("component log of %s: %w", name, err)
+		}
+		w = io.MultiWriter(w, f)
+		c.logFile = f
+	}
 	c.cmd = exec.Command(path, args...)
 	c.cmd.Env = append(os.Environ(), env...)
 	c.cmd.Stdout, c.cmd.Stderr = w, w
@@ -149,10 +161,16 @@ func startComponent(name, path string, args []string, env []string, logw io.Writ
 	// test process if that dies without stopping the cluster.
 	c.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := c.cmd.Start(); err != nil {
+		if c.logFile != nil {
+			_ = c.logFile.Close()
+		}
 		return nil, fmt.Errorf("starting %s: %w", name, err)
 	}
 	go func() {
 		c.err = c.cmd.Wait()
+		if c.logFile != nil {
+			_ = c.logFile.Close()
+		}
 		close(c.done)
 	}()
 	return c, nil

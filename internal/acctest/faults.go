@@ -106,6 +106,55 @@ func (c *TestCluster) RestartAPIServer(ctx context.Context) error {
 	}
 }
 
+// RestartComponents stops every component beside etcd and kube-apiserver
+// (kube-controller-manager and, in the ReleasedLWS profile, kube-scheduler,
+// KWOK and the LWS controller) and starts it again with the same command line.
+// It returns once the simulated nodes are Ready and the LWS webhooks answer.
+//
+// A fault test calls it after RestartAPIServer so that each kill is one crash
+// of a healthy cluster. Without it the kills add up: client-go's informers
+// back off exponentially while the API server is away, up to 30 to 60 s
+// between attempts, and forget the backoff only after 2 minutes without a
+// failure (k8s.io/client-go@v0.37.2 tools/cache/reflector.go,
+// defaultBackoffMax and defaultBackoffReset). With kills a minute apart each
+// component then acts on a cache up to a minute old, and a rollout that
+// passes through four of them (LWS controller, statefulset controller,
+// scheduler, KWOK) took over two minutes. That is the components' recovery,
+// not the provider's.
+func (c *TestCluster) RestartComponents(ctx context.Context) error {
+	c.apiMu.Lock()
+	for i, p := range c.components {
+		p.stop(5 * time.Second)
+		np, err := startComponent(p.name, p.cmd.Path, p.cmd.Args[1:], nil, io.Discard, false)
+		if err != nil {
+			c.apiMu.Unlock()
+			return err
+		}
+		c.components[i] = np
+	}
+	c.apiMu.Unlock()
+	if c.profile != ReleasedLWS {
+		return nil
+	}
+	ready := func(ctx context.Context) (bool, error) {
+		if ok, err := c.nodesReady(ctx); !ok {
+			return false, err
+		}
+		return c.lwsWebhookAnswers(ctx)
+	}
+	for {
+		ok, err := ready(ctx)
+		if ok {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("components not ready after a restart: %v (last: %v)", ctx.Err(), err)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
 // supervise restarts, every half second, a component that exited (see restartExitedComponents)
 // until Stop: once kube-apiserver has been killed, a component may give up on it later than the
 // restart.

@@ -12,7 +12,8 @@ import (
 
 // TestAccFault_apiServerKilled kills kube-apiserver (SIGKILL) at several
 // delays into an apply of 20 LeaderWorkerSets (parallelism 10) and into their
-// destroy, and restarts it a second later. Whatever the interrupted run
+// destroy, and restarts it a second later, with fresh controllers (see
+// acctest.TestCluster.RestartComponents). Whatever the interrupted run
 // reports, the next run converges: state and cluster hold the same 20
 // objects, none tainted, none orphaned or duplicated, and nothing panics.
 func TestAccFault_apiServerKilled(t *testing.T) {
@@ -24,6 +25,7 @@ func TestAccFault_apiServerKilled(t *testing.T) {
 			defer cancel()
 			f := fleet{prefix: fmt.Sprintf("kill-%d", i), n: 20, provider: providerAt(c.KubeconfigPath()), wait: true}
 			w := newWorkdir(t, f.config())
+			w.diagnose = func() string { return c.Diagnose(ctx, namespace, lwsPodSelector) }
 			t.Cleanup(func() { cleanup(t, w, c, f.prefix) })
 
 			killDuring := func(args []string, started *regexp.Regexp) result {
@@ -36,9 +38,15 @@ func TestAccFault_apiServerKilled(t *testing.T) {
 					t.Fatal(err)
 				}
 				time.Sleep(time.Second)
+				restart := time.Now()
 				if err := c.RestartAPIServer(ctx); err != nil {
 					t.Fatal(err)
 				}
+				apiServerBack := time.Since(restart)
+				if err := c.RestartComponents(ctx); err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("kube-apiserver ready %s after its restart, the other components %s later", apiServerBack.Round(time.Millisecond), (time.Since(restart) - apiServerBack).Round(time.Millisecond))
 				res := r.wait()
 				w.checkNoPanic(res)
 				t.Logf("%s, kube-apiserver killed %s after the first request: exit %d in %s (%s)", args[0], delay, res.code, res.took.Round(time.Millisecond), summary(res.out))

@@ -78,6 +78,9 @@ type workdir struct {
 	dir string
 	env []string
 	tf  string
+	// diagnose, when set, describes the cluster when a run that must succeed
+	// fails (see acctest.TestCluster.Diagnose).
+	diagnose func() string
 }
 
 func newWorkdir(t *testing.T, config string) *workdir {
@@ -241,7 +244,11 @@ func (w *workdir) mustSucceed(ctx context.Context, args ...string) result {
 	r := w.run(ctx, args...)
 	w.checkNoPanic(r)
 	if r.code != 0 {
-		w.t.Fatalf("want success:\n%s", r)
+		extra := ""
+		if w.diagnose != nil {
+			extra = "\n--- the cluster ---\n" + w.diagnose()
+		}
+		w.t.Fatalf("want success:\n%s%s", r, extra)
 	}
 	return r
 }

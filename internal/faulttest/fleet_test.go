@@ -22,6 +22,9 @@ var lwsGVR = schema.GroupVersionResource{Group: "leaderworkerset.x-k8s.io", Vers
 
 const namespace = "default"
 
+// lwsPodSelector selects the pods the LWS controller creates.
+const lwsPodSelector = "leaderworkerset.sigs.k8s.io/name"
+
 // fleet is what a fault case applies: n small LeaderWorkerSets (1 group of a
 // leader and a worker, CPU only, so they land on the CPU nodes) named
 // <prefix>-<i>.
