@@ -25,7 +25,7 @@ func TestAccFault_apiServerKilled(t *testing.T) {
 			defer cancel()
 			f := fleet{prefix: fmt.Sprintf("kill-%d", i), n: 20, provider: providerAt(c.KubeconfigPath()), wait: true}
 			w := newWorkdir(t, f.config())
-			w.diagnose = func() string { return c.Diagnose(ctx, namespace, lwsPodSelector) }
+			w.diagnose = diagnoser(c)
 			t.Cleanup(func() { cleanup(t, w, c, f.prefix) })
 
 			killDuring := func(args []string, started *regexp.Regexp) result {

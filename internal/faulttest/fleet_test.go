@@ -25,6 +25,17 @@ const namespace = "default"
 // lwsPodSelector selects the pods the LWS controller creates.
 const lwsPodSelector = "leaderworkerset.sigs.k8s.io/name"
 
+// diagnoser is a workdir's diagnose for cluster c: the nodes, the pods that
+// are not Ready and the components' last output. It has a context of its own,
+// as the test's may be what ran out.
+func diagnoser(c *acctest.TestCluster) func() string {
+	return func() string {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		return c.Diagnose(ctx, namespace, lwsPodSelector)
+	}
+}
+
 // fleet is what a fault case applies: n small LeaderWorkerSets (1 group of a
 // leader and a worker, CPU only, so they land on the CPU nodes) named
 // <prefix>-<i>.

@@ -72,6 +72,7 @@ func TestAccFault_interrupt(t *testing.T) {
 		f := fleet{prefix: "sigint-wait", n: n, provider: providerAt(c.KubeconfigPath()), wait: true,
 			nodeSelector: poolLabel + "=later", timeout: "2m"}
 		w := newWorkdir(t, f.config())
+		w.diagnose = diagnoser(c)
 		t.Cleanup(func() { setPoolLabel(context.Background(), t, c, ""); cleanup(t, w, c, f.prefix) })
 
 		r := w.start(ctx, applyArgs...)
@@ -122,6 +123,7 @@ func TestAccFault_interrupt(t *testing.T) {
 		f := fleet{prefix: "wait-timeout", n: n, provider: providerAt(c.KubeconfigPath()), wait: true,
 			nodeSelector: poolLabel + "=timeout", timeout: "5s"}
 		w := newWorkdir(t, f.config())
+		w.diagnose = diagnoser(c)
 		t.Cleanup(func() { setPoolLabel(context.Background(), t, c, ""); cleanup(t, w, c, f.prefix) })
 
 		res := w.mustSucceed(ctx, applyArgs...) // warnings, not errors: an error would taint
@@ -145,6 +147,7 @@ func TestAccFault_interrupt(t *testing.T) {
 		const n = 20
 		f := fleet{prefix: "sigint-create", n: n, provider: providerAt(c.KubeconfigPath())}
 		w := newWorkdir(t, f.config())
+		w.diagnose = diagnoser(c)
 		t.Cleanup(func() { cleanup(t, w, c, f.prefix) })
 
 		r := w.start(ctx, applyArgs...)

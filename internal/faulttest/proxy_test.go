@@ -199,6 +199,7 @@ func TestAccFault_flakyProxy(t *testing.T) {
 			defer cancel()
 			f := fleet{prefix: fmt.Sprintf("flaky-%d", round), n: 20, provider: provider, wait: true}
 			w := newWorkdir(t, f.config())
+			w.diagnose = diagnoser(c)
 			t.Cleanup(func() { cleanup(t, w, c, f.prefix) })
 			apply := w.mustSucceed(ctx, applyArgs...)
 			agree(ctx, t, w, c.Dynamic(), f.prefix, 20)
