@@ -45,6 +45,9 @@ func (c *TestCluster) Diagnose(ctx context.Context, namespace, podSelector strin
 		}
 		fmt.Fprintf(&b, "%d pods, %d not Ready\n", len(pods.Items), notReady)
 	}
+	// The supervisor of the fault tests replaces components under apiMu.
+	c.apiMu.Lock()
+	defer c.apiMu.Unlock()
 	for _, p := range c.components {
 		if err := p.exited(); err != nil {
 			fmt.Fprintf(&b, "%s exited: %v\n", p.name, err)

@@ -95,7 +95,7 @@ func TestAccHarness_releasedWebhooks(t *testing.T) {
 
 // A pod that requests GPUs is placed on a GPU node by kube-scheduler (the API server adds the
 // toleration of the GPU taint) and turns Ready under KWOK; a pod asking for more GPUs than any
-// node has stays Pending with the scheduler's reason.
+// node has stays Pending with the scheduler's reason, and TestCluster.Diagnose names it.
 func TestAccHarness_releasedScheduling(t *testing.T) {
 	acctest.SkipAfterFirstCLI(t)
 	c := acctest.Cluster(t)
@@ -134,6 +134,16 @@ func TestAccHarness_releasedScheduling(t *testing.T) {
 			t.Fatalf("after 60 s: 4-GPU pod placed and Ready = %v, 16-GPU pod unschedulable = %v", placed, pending)
 		case <-time.After(200 * time.Millisecond):
 		}
+	}
+
+	// What a fault test prints when a rollout never finishes names the pending
+	// pod and why, and leaves out the Ready one.
+	report := c.Diagnose(ctx, "default", "")
+	if !strings.Contains(report, "pod harness-gpu-16: phase Pending") || !strings.Contains(report, "PodScheduled=False (Unschedulable)") {
+		t.Errorf("the diagnosis does not name the unschedulable pod:\n%s", report)
+	}
+	if strings.Contains(report, "pod harness-gpu-4:") {
+		t.Errorf("the diagnosis lists a Ready pod:\n%s", report)
 	}
 }
 
