@@ -335,10 +335,8 @@ health:
 func (c *TestCluster) waitFor(ctx context.Context, what string, ready func(context.Context) (bool, error)) error {
 	var last error
 	for {
-		for _, p := range c.components {
-			if err := p.exited(); err != nil {
-				return fmt.Errorf("waiting for %s: %w", what, err)
-			}
+		if err := c.exitedComponent(); err != nil {
+			return fmt.Errorf("waiting for %s: %w", what, err)
 		}
 		ok, err := ready(ctx)
 		if ok {
@@ -353,7 +351,23 @@ func (c *TestCluster) waitFor(ctx context.Context, what string, ready func(conte
 	}
 }
 
+// exitedComponent returns the exit of the first component that is no longer
+// running, or nil. Like componentReports it takes apiMu, under which the
+// fault tests' supervisor replaces components.
+func (c *TestCluster) exitedComponent() error {
+	c.apiMu.Lock()
+	defer c.apiMu.Unlock()
+	for _, p := range c.components {
+		if err := p.exited(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (c *TestCluster) componentReports() string {
+	c.apiMu.Lock()
+	defer c.apiMu.Unlock()
 	var b strings.Builder
 	for _, p := range c.components {
 		b.WriteString(p.out.report(p.name))

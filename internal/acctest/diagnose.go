@@ -13,8 +13,9 @@ import (
 // Diagnose describes what a test that waits on the cluster needs to know
 // when a rollout never finishes: the nodes that are not Ready or carry a
 // taint other than the GPU one, the pods whose label selector matches and
-// are not Ready (phase, node, conditions), and the last output of every
-// component. It asks the API server, so it reports the error if that fails.
+// are not Ready (phase, node, conditions), and the last output of the first
+// component that exited or else of every component. It asks the API server,
+// so it reports the error if that fails.
 func (c *TestCluster) Diagnose(ctx context.Context, namespace, podSelector string) string {
 	var b strings.Builder
 	nodes, err := c.clientset.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
@@ -36,7 +37,7 @@ func (c *TestCluster) Diagnose(ctx context.Context, namespace, podSelector strin
 		sort.Slice(pods.Items, func(i, j int) bool { return pods.Items[i].Name < pods.Items[j].Name })
 		notReady := 0
 		for _, p := range pods.Items {
-			if podReady(p) {
+			if PodReady(&p) {
 				continue
 			}
 			notReady++
@@ -45,13 +46,9 @@ func (c *TestCluster) Diagnose(ctx context.Context, namespace, podSelector strin
 		}
 		fmt.Fprintf(&b, "%d pods, %d not Ready\n", len(pods.Items), notReady)
 	}
-	// The supervisor of the fault tests replaces components under apiMu.
-	c.apiMu.Lock()
-	defer c.apiMu.Unlock()
-	for _, p := range c.components {
-		if err := p.exited(); err != nil {
-			fmt.Fprintf(&b, "%s exited: %v\n", p.name, err)
-		}
+	if err := c.exitedComponent(); err != nil {
+		fmt.Fprintf(&b, "%v\n", err) // the exit and the component's last output
+		return b.String()
 	}
 	b.WriteString(c.componentReports())
 	return b.String()
@@ -72,7 +69,11 @@ func nodeTrouble(n corev1.Node) string {
 	return strings.Join(problems, "; ")
 }
 
-func podReady(p corev1.Pod) bool {
+// PodReady reports whether a pod is Ready and not being deleted.
+func PodReady(p *corev1.Pod) bool {
+	if p.DeletionTimestamp != nil {
+		return false
+	}
 	for _, cond := range p.Status.Conditions {
 		if cond.Type == corev1.PodReady {
 			return cond.Status == corev1.ConditionTrue

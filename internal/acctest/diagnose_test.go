@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 func TestNodeTrouble(t *testing.T) {
@@ -34,17 +35,21 @@ func TestPodReadyAndConditions(t *testing.T) {
 		{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: "Unschedulable"},
 		{Type: corev1.PodReady, Status: corev1.ConditionFalse},
 	}}}
-	if podReady(pod) {
+	if PodReady(&pod) {
 		t.Error("a pod with Ready=False counts as Ready")
 	}
 	if got, want := podConditions(pod), "[PodScheduled=False (Unschedulable), Ready=False]"; got != want {
 		t.Errorf("podConditions = %q, want %q", got, want)
 	}
-	if podReady(corev1.Pod{}) {
+	if PodReady(&corev1.Pod{}) {
 		t.Error("a pod without conditions counts as Ready")
 	}
 	pod.Status.Conditions[1].Status = corev1.ConditionTrue
-	if !podReady(pod) {
+	if !PodReady(&pod) {
 		t.Error("a pod with Ready=True does not count as Ready")
+	}
+	pod.DeletionTimestamp = &metav1.Time{}
+	if PodReady(&pod) {
+		t.Error("a pod being deleted counts as Ready")
 	}
 }

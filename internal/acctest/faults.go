@@ -136,23 +136,10 @@ func (c *TestCluster) RestartComponents(ctx context.Context) error {
 	if c.profile != ReleasedLWS {
 		return nil
 	}
-	ready := func(ctx context.Context) (bool, error) {
-		if ok, err := c.nodesReady(ctx); !ok {
-			return false, err
-		}
-		return c.lwsWebhookAnswers(ctx)
+	if err := c.waitFor(ctx, "the simulated nodes to be Ready after a restart", c.nodesReady); err != nil {
+		return err
 	}
-	for {
-		ok, err := ready(ctx)
-		if ok {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("components not ready after a restart: %v (last: %v)", ctx.Err(), err)
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
+	return c.waitFor(ctx, "the LeaderWorkerSet webhook to answer after a restart", c.lwsWebhookAnswers)
 }
 
 // supervise restarts, every half second, a component that exited (see restartExitedComponents)

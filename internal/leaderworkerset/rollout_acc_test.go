@@ -45,18 +45,6 @@ func listPods(t *testing.T, name string) []corev1.Pod {
 	return pods.Items
 }
 
-func podReady(p *corev1.Pod) bool {
-	if p.DeletionTimestamp != nil {
-		return false
-	}
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
 // podsPlaced checks that the LWS has want pods, all Ready on distinct GPU nodes when
 // distinctNodes is want, and logs the placement per group and zone.
 func podsPlaced(t *testing.T, name string, want, distinctNodes int) resource.TestCheckFunc {
@@ -74,7 +62,7 @@ func podsPlaced(t *testing.T, name string, want, distinctNodes int) resource.Tes
 		var lines []string
 		for i := range pods {
 			p := &pods[i]
-			if !podReady(p) || p.Spec.NodeName == "" {
+			if !acctest.PodReady(p) || p.Spec.NodeName == "" {
 				return fmt.Errorf("pod %s is not Ready on a node (node %q)", p.Name, p.Spec.NodeName)
 			}
 			used[p.Spec.NodeName] = true
@@ -106,7 +94,7 @@ func podImages(t *testing.T, name, image string, want int) resource.TestCheckFun
 			if got := p.Spec.Containers[0].Image; got != image {
 				return fmt.Errorf("pod %s runs %s, want %s: the apply returned before the rollout finished", p.Name, got, image)
 			}
-			if !podReady(p) {
+			if !acctest.PodReady(p) {
 				return fmt.Errorf("pod %s is not Ready: the apply returned before the rollout finished", p.Name)
 			}
 			n++
@@ -204,7 +192,7 @@ func (g *groupWatch) record() {
 		if p.Labels[labelWorkerIndex] == "0" {
 			leaders++
 		}
-		if podReady(p) {
+		if acctest.PodReady(p) {
 			readyPods[p.Labels[labelGroupIndex]]++
 		}
 	}
@@ -300,10 +288,10 @@ func TestAccLeaderWorkerSet_groupRestart(t *testing.T) {
 					deadline := time.Now().Add(90 * time.Second)
 					for {
 						l, err := cs.CoreV1().Pods("default").Get(ctx, name+"-1", metav1.GetOptions{})
-						if err == nil && string(l.UID) != leaderUID && podReady(l) {
+						if err == nil && string(l.UID) != leaderUID && acctest.PodReady(l) {
 							ready := 0
 							for _, p := range listPods(t, name) {
-								if p.Labels[labelGroupIndex] == "1" && podReady(&p) {
+								if p.Labels[labelGroupIndex] == "1" && acctest.PodReady(&p) {
 									ready++
 								}
 							}
