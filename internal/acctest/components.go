@@ -137,7 +137,7 @@ type component struct {
 
 // startComponent runs path with args; its output is kept (the tail) and, with
 // attach, copied to logw.
-func startComponent(name, path string, args []string, env []string, logw io.Writer, attach bool) (*component, error) {
+func startComponent(name, path string, args []string, logw io.Writer, attach bool) (*component, error) {
 	c := &component{name: name, out: &tailBuffer{max: 16 << 10}, done: make(chan struct{})}
 	var w io.Writer = c.out
 	if attach {
@@ -154,7 +154,6 @@ func startComponent(name, path string, args []string, env []string, logw io.Writ
 		c.logFile = f
 	}
 	c.cmd = exec.Command(path, args...)
-	c.cmd.Env = append(os.Environ(), env...)
 	c.cmd.Stdout, c.cmd.Stderr = w, w
 	// Its own process group, so a Ctrl-C of `make cluster` reaches the harness
 	// first and the harness stops everything in order; and killed with the
@@ -225,7 +224,7 @@ func (c *TestCluster) startComponents(assets string, logw io.Writer, attach bool
 	kc := filepath.Join(c.kubeconfigDir, "kubeconfig")
 	bin := func(name string) string { return filepath.Join(assets, name) }
 	start := func(name string, args []string) error {
-		p, err := startComponent(name, bin(name), args, nil, logw, attach)
+		p, err := startComponent(name, bin(name), args, logw, attach)
 		if err != nil {
 			return err
 		}

@@ -80,7 +80,7 @@ func (c *TestCluster) RestartAPIServer(ctx context.Context) error {
 		c.apiMu.Unlock()
 		return errors.New("RestartAPIServer: kube-apiserver is running")
 	}
-	p, err := startComponent("kube-apiserver", c.apiServerArgs[0], c.apiServerArgs[1:], nil, os.Stderr, false)
+	p, err := startComponent("kube-apiserver", c.apiServerArgs[0], c.apiServerArgs[1:], os.Stderr, false)
 	if err == nil {
 		c.apiServer = p
 	}
@@ -125,7 +125,7 @@ func (c *TestCluster) RestartComponents(ctx context.Context) error {
 	c.apiMu.Lock()
 	for i, p := range c.components {
 		p.stop(5 * time.Second)
-		np, err := startComponent(p.name, p.cmd.Path, p.cmd.Args[1:], nil, io.Discard, false)
+		np, err := startComponent(p.name, p.cmd.Path, p.cmd.Args[1:], io.Discard, false)
 		if err != nil {
 			c.apiMu.Unlock()
 			return err
@@ -184,7 +184,7 @@ func (c *TestCluster) restartExitedComponents() error {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "acctest: restarting a component that exited while kube-apiserver was down: %v\n", exitErr)
-		np, err := startComponent(p.name, p.cmd.Path, p.cmd.Args[1:], nil, io.Discard, false)
+		np, err := startComponent(p.name, p.cmd.Path, p.cmd.Args[1:], io.Discard, false)
 		if err != nil {
 			return err
 		}
