@@ -16,16 +16,12 @@
 #                  the background beside them; its output comes after theirs
 #   hygiene        gofmt, `go mod tidy -diff`, actionlint of .github/workflows,
 #                  and generated code (deepcopy, test CRD) as `make generate` writes it
+#   lint           golangci-lint (.golangci.yml), 0 issues (tools/lint)
 #   terraform-latest  the newest Terraform release built and cached (tools/terraform),
 #                  and validate of every example under it (the import-by-identity
 #                  examples need 1.12)
 #   terraform-oldest  the oldest Terraform the docs claim built (tools/terraform-oldest)
 #   tofu           OpenTofu built and cached (tools/tofu)
-#   lint           golangci-lint (.golangci.yml), 0 issues (tools/lint)
-#   release        goreleaser check + linux_amd64 snapshot with artifact checks.
-#                  lint and release run in the background beside the go phase,
-#                  which leaves about a third of the cores idle; their output
-#                  comes after the last phase
 #   go             unit + acceptance tests, TF_ACC=1, on real test clusters
 #                  (go test -p 2: at most two packages run a cluster at once), under
 #                  every CLI in turn in the same test process, so that a package
@@ -37,6 +33,7 @@
 #                  CLI's time, summed over the packages
 #   docs           docs/ matches what tfplugindocs generates now
 #   examples       terraform fmt -check and terraform validate of every example folder
+#   release        goreleaser check + linux_amd64 snapshot with artifact checks
 #   tofu-examples  tofu validate of every example folder
 #
 # Other phases: unit (unit tests only, no cluster), acc (acceptance tests
@@ -70,10 +67,7 @@ if [[ -n ${TF_CLI_CONFIG_FILE:-} && ! -e $TF_CLI_CONFIG_FILE ]]; then
 	unset TF_CLI_CONFIG_FILE
 fi
 
-# lint and release come just before go and run beside it in the background: the go phase
-# leaves about a third of the 2 cores idle (its tests wait on rollouts and the CLIs), and
-# on a cold machine those two phases build golangci-lint and goreleaser from source.
-all_phases=(terraform assets faults hygiene terraform-latest terraform-oldest tofu lint release go docs examples tofu-examples)
+all_phases=(terraform assets faults hygiene lint terraform-latest terraform-oldest tofu go docs examples release tofu-examples)
 phases=("$@")
 ((${#phases[@]} > 0)) || phases=("${all_phases[@]}")
 
@@ -298,10 +292,9 @@ phase_tofu-examples() {
 	scripts/validate-examples.sh "$tofu_bin"
 }
 
-# Phases that run in the background when other phases follow (their output comes after the
-# last phase): the fault suite, which mostly waits (API server restarts, rollouts, timeouts),
-# and lint and release, which then use the cores the go phase leaves idle.
-background_phases=" faults lint release "
+# Phases that mostly wait rather than compute: when other phases follow, they run in the
+# background beside those (2 cores are then used while they wait).
+background_phases=" faults "
 
 results=()
 failed=0
