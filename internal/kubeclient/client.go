@@ -3,6 +3,7 @@ package kubeclient
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"math"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
@@ -160,7 +162,9 @@ const (
 // RetryRoundTripper retries idempotent requests (GET, HEAD, OPTIONS and
 // server-side apply PATCH) that fail with a connection error (refused or
 // reset) or a 500/502/503/504 response without Retry-After, with bounded
-// exponential backoff. It honours the request context.
+// exponential backoff. A 500 whose Status says the request itself cannot be
+// processed (DeterministicMessage) is returned at once. It honours the
+// request context.
 type RetryRoundTripper struct {
 	Next        http.RoundTripper
 	MaxAttempts int           // total attempts, including the first
@@ -311,9 +315,76 @@ func shouldRetry(resp *http.Response, err error) bool {
 		return connectionLost(err)
 	}
 	switch resp.StatusCode {
-	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+	case http.StatusInternalServerError:
+		// A 500 is also how the API server answers a request it cannot process at all (see
+		// DeterministicMessage): sent again, it fails again, so it is not retried.
+		if resp.Header.Get("Retry-After") != "" || DeterministicMessage(statusMessage(resp)) {
+			return false
+		}
+		return true
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 		// Responses with Retry-After are retried by client-go itself.
 		return resp.Header.Get("Retry-After") == ""
+	}
+	return false
+}
+
+// maxStatusBody bounds how much of an error response statusMessage reads.
+const maxStatusBody = 64 << 10
+
+// statusMessage is the message of the metav1.Status an error response carries ("" when the body
+// is not one), read without consuming the body: the caller still reads it whole.
+func statusMessage(resp *http.Response) string {
+	if resp == nil || resp.Body == nil || resp.Body == http.NoBody {
+		return ""
+	}
+	head, err := io.ReadAll(io.LimitReader(resp.Body, maxStatusBody))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	if err != nil {
+		return ""
+	}
+	var st metav1.Status
+	if json.Unmarshal(head, &st) != nil || st.Kind != "Status" {
+		return ""
+	}
+	return st.Message
+}
+
+// deterministicServerErrors are the messages of 500 answers that describe the request itself,
+// not the server's state: the same request gets the same answer, so retrying only delays the
+// error (eight tries took about 16 s). All come from server-side apply's typed conversion, which
+// kube-apiserver returns as a plain error, hence a 500 with no reason
+// (k8s.io/apiserver v0.37.2 pkg/endpoints/handlers/responsewriters/status.go ErrorToAPIStatus).
+var deterministicServerErrors = []string{
+	// k8s.io/apimachinery v0.37.2 pkg/util/managedfields/internal/structuredmerge.go
+	// (structuredMergeManager.Apply and Update): the applied body or the stored object does not
+	// fit the object's schema.
+	"failed to create typed patch object",
+	"failed to create typed live object",
+	"to smd typed",
+	// sigs.k8s.io/structured-merge-diff/v6 v6.4.2 typed/validate.go (visitMapItems,
+	// visitListItems, validateScalar) and typed/merge.go: a field the schema (an older CRD)
+	// lacks, a list key sent twice, a value of the wrong type.
+	"field not declared in schema",
+	"duplicate entries for key",
+	"expected numeric (int or float), got",
+	"expected string, got",
+	"expected boolean, got",
+}
+
+// DeterministicMessage reports a server error message that describes the request itself (see
+// deterministicServerErrors): sending the request again fails the same way.
+func DeterministicMessage(msg string) bool {
+	if msg == "" {
+		return false
+	}
+	for _, s := range deterministicServerErrors {
+		if strings.Contains(msg, s) {
+			return true
+		}
 	}
 	return false
 }
@@ -333,7 +404,8 @@ func connectionLost(err error) bool {
 
 // Transient reports an error that a wait should outlive by trying again (with a back-off, until
 // its timeout): a lost connection, or the server saying it is busy, restarting or timed out.
-// Other errors (not found, forbidden, invalid) would repeat.
+// Other errors (not found, forbidden, invalid, a 500 that describes the request itself:
+// DeterministicMessage) would repeat.
 func Transient(err error) bool {
 	if connectionLost(err) {
 		return true
@@ -341,6 +413,10 @@ func Transient(err error) bool {
 	var netErr net.Error
 	if errors.As(err, &netErr) && netErr.Timeout() && !errors.Is(err, context.DeadlineExceeded) {
 		return true
+	}
+	var status apierrors.APIStatus
+	if errors.As(err, &status) && DeterministicMessage(status.Status().Message) {
+		return false
 	}
 	return apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || apierrors.IsTooManyRequests(err) ||
 		apierrors.IsServiceUnavailable(err) || apierrors.IsInternalError(err) || apierrors.IsUnexpectedServerError(err)
