@@ -567,7 +567,7 @@ func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Val
 				"provider's field manager has written it.")
 			return
 		}
-		if undeclared := r.undeclaredFieldDiags(summary, err, body); undeclared.HasError() {
+		if undeclared := r.undeclaredFieldDiags(ctx, ri, meta.name, patchOptions(r.fieldManager(), force), summary, err, body); undeclared.HasError() {
 			diags.Append(undeclared...)
 			return
 		}

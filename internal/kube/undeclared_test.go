@@ -25,3 +25,29 @@ func TestFieldPathOf(t *testing.T) {
 		}
 	}
 }
+
+// TestDeleteSMDPath: the dry runs that look for further undeclared fields send the body without
+// the fields named before, list elements found by their keys; a path that does not resolve
+// changes nothing.
+func TestDeleteSMDPath(t *testing.T) {
+	const body = `{"spec": {"groupIdentity": "Hash", "leaderWorkerTemplate": {"maxGroupRestarts": 3, "workerTemplate": {"spec": {"containers": [
+	  {"name": "sidecar", "resizePolicy": []},
+	  {"name": "vllm", "resizePolicy": [], "ports": [{"containerPort": 8000, "hostIPFamily": "x"}]}]}}}}}`
+	var doc any
+	_ = json.Unmarshal([]byte(body), &doc)
+	for _, p := range []string{
+		".spec.groupIdentity",
+		".spec.leaderWorkerTemplate.maxGroupRestarts",
+		`.spec.leaderWorkerTemplate.workerTemplate.spec.containers[name="vllm"].resizePolicy`,
+		`.spec.leaderWorkerTemplate.workerTemplate.spec.containers[name="vllm"].ports[containerPort=8000,protocol="TCP"].hostIPFamily`,
+		`.spec.leaderWorkerTemplate.workerTemplate.spec.containers[name="absent"].resizePolicy`,
+		".spec.nothing.deeper",
+	} {
+		deleteSMDPath(doc, p)
+	}
+	got, _ := json.Marshal(doc)
+	const want = `{"spec":{"leaderWorkerTemplate":{"workerTemplate":{"spec":{"containers":[{"name":"sidecar","resizePolicy":[]},{"name":"vllm","ports":[{"containerPort":8000}]}]}}}}}`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
