@@ -20,7 +20,6 @@ import (
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
 
@@ -242,34 +241,36 @@ func watchRoles(ctx context.Context, ri, lwsRI dynamic.ResourceInterface, u *uns
 		state = rolloutStatus(&ds, lwss)
 		return state.done, nil
 	}
-	backoff := kubeclient.TransientBackoff()
-	retry := func(err error) error {
+	// Each request is retried after a transient error (a lost connection, a restarting API
+	// server) until ctx ends (kube.RetryTransient); the watch is re-established from a new list.
+	fail := func(err error, what string) error {
 		if ctx.Err() != nil {
 			return timeoutError(state.reason)
 		}
-		if !kubeclient.Transient(err) {
+		if what == "" {
 			return err
 		}
-		if !kubeclient.SleepCtx(ctx, backoff.Step()) {
-			return timeoutError(state.reason)
-		}
-		return nil
+		return fmt.Errorf("cannot %s the LeaderWorkerSets of the DisaggregatedSet: %w", what, err)
 	}
 	for {
-		cur, err := ri.Get(ctx, u.GetName(), metav1.GetOptions{})
+		var cur *unstructured.Unstructured
+		err := kube.RetryTransient(ctx, func(ctx context.Context) error {
+			var gerr error
+			cur, gerr = ri.Get(ctx, u.GetName(), metav1.GetOptions{})
+			return gerr
+		})
 		if err != nil {
-			if err := retry(err); err != nil {
-				return last, state, err
-			}
-			continue
+			return last, state, fail(err, "")
 		}
 		last = cur
-		list, err := lwsRI.List(ctx, metav1.ListOptions{LabelSelector: selector})
+		var list *unstructured.UnstructuredList
+		err = kube.RetryTransient(ctx, func(ctx context.Context) error {
+			var lerr error
+			list, lerr = lwsRI.List(ctx, metav1.ListOptions{LabelSelector: selector})
+			return lerr
+		})
 		if err != nil {
-			if err := retry(err); err != nil {
-				return last, state, fmt.Errorf("cannot list the LeaderWorkerSets of the DisaggregatedSet: %w", err)
-			}
-			continue
+			return last, state, fail(err, "list")
 		}
 		clear(items)
 		for i := range list.Items {
@@ -278,14 +279,15 @@ func watchRoles(ctx context.Context, ri, lwsRI dynamic.ResourceInterface, u *uns
 		if done, err := evaluate(); done || err != nil {
 			return last, state, err
 		}
-		w, err := lwsRI.Watch(ctx, metav1.ListOptions{LabelSelector: selector, ResourceVersion: list.GetResourceVersion()})
+		var w watch.Interface
+		err = kube.RetryTransient(ctx, func(ctx context.Context) error {
+			var werr error
+			w, werr = lwsRI.Watch(ctx, metav1.ListOptions{LabelSelector: selector, ResourceVersion: list.GetResourceVersion()})
+			return werr
+		})
 		if err != nil {
-			if err := retry(err); err != nil {
-				return last, state, fmt.Errorf("cannot watch the LeaderWorkerSets of the DisaggregatedSet: %w", err)
-			}
-			continue
+			return last, state, fail(err, "watch")
 		}
-		backoff = kubeclient.TransientBackoff()
 		done, err := follow(ctx, w, ri, u.GetName(), items, &last, evaluate)
 		w.Stop()
 		if done || err != nil {
@@ -314,7 +316,7 @@ func follow(ctx context.Context, w watch.Interface, ri dynamic.ResourceInterface
 			switch {
 			case err == nil:
 				*last = cur
-			case kubeclient.Transient(err) || ctx.Err() != nil:
+			case kube.Transient(err) || ctx.Err() != nil:
 				continue
 			default:
 				return false, err

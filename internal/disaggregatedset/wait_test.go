@@ -1,10 +1,21 @@
 package disaggregatedset
 
 import (
+	"context"
+	"errors"
+	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
+	k8stesting "k8s.io/client-go/testing"
 	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
 	disaggutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
@@ -67,5 +78,69 @@ func TestRolloutDone(t *testing.T) {
 				t.Errorf("RolloutDone = %v, %q; want %v, %q", done, reason, tc.done, tc.reason)
 			}
 		})
+	}
+}
+
+// forceClosed is what net/http's HTTP/2 client returns for every request still in flight on a
+// connection it closed after a failed write (issue 25, C).
+var forceClosed = &url.Error{Op: "Get", URL: "https://127.0.0.1:6443/apis/leaderworkerset.x-k8s.io/v1/namespaces/default/leaderworkersets",
+	Err: errors.New("http2: client connection force closed via ClientConn.Close")}
+
+// The wait that follows the roles' LeaderWorkerSets outlives lost connections: the GET of the
+// set, the list of its LeaderWorkerSets and the watch are each retried.
+func TestWatchRolesRetriesTransientErrors(t *testing.T) {
+	ds := pair()
+	SetDefaults(ds, k8sschema.NullValue(node()))
+	rev := disaggutils.ComputeRevision(ds.Spec.Roles)
+	dsGVR := disaggv1.GroupVersion.WithResource("disaggregatedsets")
+	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &unstructured.Unstructured{Object: obj}
+	u.SetAPIVersion(disaggv1.GroupVersion.String())
+	u.SetKind("DisaggregatedSet")
+	inCluster := func(l *unstructured.Unstructured) *unstructured.Unstructured {
+		l.SetAPIVersion("leaderworkerset.x-k8s.io/v1")
+		l.SetKind("LeaderWorkerSet")
+		l.SetNamespace("default")
+		return l
+	}
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+		dsGVR: "DisaggregatedSetList", leaderWorkerSetsGVR: "LeaderWorkerSetList",
+	}, u, inCluster(lwsOf(ds, "prefill", rev, 2, 2)), inCluster(lwsOf(ds, "decode", rev, 4, 3)))
+	counter := func(verb, resource string) *atomic.Int32 {
+		var calls atomic.Int32
+		dyn.PrependReactor(verb, resource, func(k8stesting.Action) (bool, runtime.Object, error) {
+			if calls.Add(1) == 1 {
+				return true, nil, forceClosed
+			}
+			return false, nil, nil
+		})
+		return &calls
+	}
+	gets, lists := counter("get", "disaggregatedsets"), counter("list", "leaderworkersets")
+	var watches atomic.Int32
+	dyn.PrependWatchReactor("leaderworkersets", func(k8stesting.Action) (bool, watch.Interface, error) {
+		if watches.Add(1) == 1 {
+			return true, nil, forceClosed
+		}
+		return false, nil, nil
+	})
+	lwsRI := dyn.Resource(leaderWorkerSetsGVR).Namespace("default")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	go func() {
+		time.Sleep(time.Second)
+		if _, err := lwsRI.Update(ctx, inCluster(lwsOf(ds, "decode", rev, 4, 4)), metav1.UpdateOptions{}); err != nil {
+			t.Error(err)
+		}
+	}()
+	_, state, err := watchRoles(ctx, dyn.Resource(dsGVR).Namespace("default"), lwsRI, u)
+	if err != nil || !state.done {
+		t.Fatalf("watchRoles: done %v, %v (%s)", state.done, err, state.reason)
+	}
+	if gets.Load() < 2 || lists.Load() < 2 || watches.Load() < 2 {
+		t.Fatalf("want each request retried: %d GETs, %d lists, %d watches", gets.Load(), lists.Load(), watches.Load())
 	}
 }

@@ -10,8 +10,11 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/types"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 )
@@ -57,6 +60,69 @@ func apiErrorDetail(err error) string {
 	return b.String()
 }
 
+// Transient is the one predicate every wait uses to decide whether a failed read (GET, LIST,
+// WATCH) or a repeated DELETE is tried again: kubeclient.Transient (the errors the retrying
+// transport and the writes outlive), and the connection losses of HTTP/2 that it does not name:
+// apimachinery's IsProbableEOF (GOAWAY "server sent GOAWAY and closed the connection", reset
+// by peer, use of a closed connection; k8s.io/apimachinery v0.37.2 pkg/util/net/http.go) and the
+// errors net/http's bundled HTTP/2 client gives every stream of a connection it closes after a
+// failed write or a GOAWAY (http2errClientConnForceClosed "http2: client connection force closed
+// via ClientConn.Close", http2errClientConnGotGoAway, http2errClientConnClosed,
+// http2errClientConnUnusable; Go 1.26 src/net/http/h2_bundle.go, ClientConn.Close and
+// cleanupWriteRequest). None of these is an answer from the server: the request may not have
+// reached it, or its answer was lost. A context that ended is never transient.
+func Transient(err error) bool {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	if kubeclient.Transient(err) || utilnet.IsProbableEOF(err) || utilnet.IsConnectionReset(err) || utilnet.IsHTTP2ConnectionLost(err) {
+		return true
+	}
+	msg := err.Error()
+	for _, lost := range http2ConnectionLost {
+		if strings.Contains(msg, lost) {
+			return true
+		}
+	}
+	return false
+}
+
+// http2ConnectionLost are the messages of the errors of net/http's HTTP/2 client for a
+// connection that was closed under a request (see Transient).
+var http2ConnectionLost = []string{
+	"http2: client connection force closed via ClientConn.Close",
+	"http2: Transport received Server's graceful shutdown GOAWAY",
+	"http2: server sent GOAWAY",
+	"http2: client conn is closed",
+	"http2: client conn not usable",
+}
+
+// RetryTransient calls try until it succeeds or fails with an error that is not Transient,
+// waiting kubeclient.TransientBackoff between attempts, for as long as ctx lasts. It uses
+// wait.ExponentialBackoffWithContext (k8s.io/apimachinery v0.37.2 pkg/util/wait/backoff.go),
+// whose waits end with the context, rather than retry.OnError (k8s.io/client-go v0.37.2
+// util/retry/util.go), whose waits do not: an interrupted wait returns at once. It returns nil,
+// try's error that is not transient, or, once ctx has ended, try's last transient error (or
+// ctx's error when there was none): callers tell a timeout apart with ctx.Err().
+func RetryTransient(ctx context.Context, try func(context.Context) error) error {
+	var last error
+	err := wait.ExponentialBackoffWithContext(ctx, kubeclient.TransientBackoff(), func(ctx context.Context) (bool, error) {
+		last = try(ctx)
+		switch {
+		case last == nil:
+			return true, nil
+		case ctx.Err() == nil && Transient(last):
+			return false, nil
+		default:
+			return false, last
+		}
+	})
+	if err != nil && ctx.Err() != nil && last != nil {
+		return last
+	}
+	return err
+}
+
 // deleteAndWait deletes an object and waits until it is gone (finalizers included), watching
 // instead of polling.
 //
@@ -65,8 +131,14 @@ func apiErrorDetail(err error) string {
 // created from it too: GPUs are free when destroy returns, and a replacement's pods never meet
 // the old ones. A kind whose dependents are waited for by Hooks.AfterDelete uses background
 // propagation instead.
+//
+// Every request is retried after a Transient error until ctx ends: the DELETE too, as sending it
+// again is harmless (the second finds the object gone, or being deleted). A lost connection or a
+// restarting server interrupts the wait, not the delete.
 func deleteAndWait(ctx context.Context, ri dynamic.ResourceInterface, name string, policy metav1.DeletionPropagation) error {
-	err := ri.Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: &policy})
+	err := RetryTransient(ctx, func(ctx context.Context) error {
+		return ri.Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: &policy})
+	})
 	if objectGone(err, name) {
 		return nil
 	}
@@ -76,34 +148,32 @@ func deleteAndWait(ctx context.Context, ri dynamic.ResourceInterface, name strin
 	if err != nil {
 		return errors.New(apiErrorDetail(err))
 	}
-	backoff := kubeclient.TransientBackoff()
+	var finalizers []string
 	for {
-		u, err := ri.Get(ctx, name, getOptions)
-		if isNotFound(err) {
+		var u *unstructured.Unstructured
+		err := RetryTransient(ctx, func(ctx context.Context) error {
+			var gerr error
+			u, gerr = ri.Get(ctx, name, getOptions)
+			return gerr
+		})
+		switch {
+		case isNotFound(err):
 			return nil
-		}
-		if err != nil && kubeclient.Transient(err) && ctx.Err() == nil {
-			// The delete was accepted; a lost connection or a restarting server interrupts the
-			// wait, not the delete.
-			if !kubeclient.SleepCtx(ctx, backoff.Step()) {
-				return deleteTimeoutError(nil)
-			}
-			continue
-		}
-		if err != nil {
+		case err != nil && ctx.Err() != nil:
+			return deleteTimeoutError(finalizers)
+		case err != nil:
 			return errors.New(apiErrorDetail(err))
 		}
-		backoff = kubeclient.TransientBackoff()
+		finalizers = u.GetFinalizers()
 		w, err := ri.Watch(ctx, metav1.ListOptions{
 			FieldSelector:   fields.OneTermEqualSelector("metadata.name", name).String(),
 			ResourceVersion: u.GetResourceVersion(),
 		})
 		if err != nil {
-			// Fall back to a short sleep when watching is not allowed.
-			select {
-			case <-ctx.Done():
-				return deleteTimeoutError(u.GetFinalizers())
-			case <-time.After(500 * time.Millisecond):
+			// Fall back to a short sleep when watching is not allowed (or the connection was
+			// lost): the GET above tells again.
+			if !kubeclient.SleepCtx(ctx, 500*time.Millisecond) {
+				return deleteTimeoutError(finalizers)
 			}
 			continue
 		}
@@ -113,7 +183,7 @@ func deleteAndWait(ctx context.Context, ri dynamic.ResourceInterface, name strin
 			return nil
 		}
 		if werr != nil {
-			return deleteTimeoutError(u.GetFinalizers())
+			return deleteTimeoutError(finalizers)
 		}
 	}
 }

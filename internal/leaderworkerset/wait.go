@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
@@ -141,7 +143,10 @@ func confirmPodsReady(ctx context.Context, dyn dynamic.Interface, ri dynamic.Res
 	last := u
 	var reason string
 	err := wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
-		lines, checked := groupsNotReady(ctx, dyn, last)
+		lines, checked, lerr := groupsNotReady(ctx, dyn, last)
+		if lerr != nil && kube.Transient(lerr) {
+			return false, nil // a lost connection: list again at the next tick
+		}
 		if !checked {
 			return true, nil // no group index (hash identity) or no pod list: the status decides
 		}
@@ -159,7 +164,7 @@ func confirmPodsReady(ctx context.Context, dyn dynamic.Interface, ri dynamic.Res
 					reason = s.reason
 				}
 			}
-		case !kubeclient.Transient(err):
+		case !kube.Transient(err):
 			return false, err
 		}
 		return false, nil
@@ -195,30 +200,23 @@ func watchRollout(ctx context.Context, ri dynamic.ResourceInterface, u *unstruct
 		return last, err
 	}
 	// A lost connection or a restarting API server interrupts the watch, not the wait: it is
-	// re-established from the last resourceVersion seen, with a back-off while the server is away.
-	backoff := kubeclient.TransientBackoff()
-	retry := func(err error) error {
-		if ctx.Err() != nil {
-			return timeoutError(lastReason)
-		}
-		if !kubeclient.Transient(err) {
-			return err
-		}
-		if !kubeclient.SleepCtx(ctx, backoff.Step()) {
-			return timeoutError(lastReason)
-		}
-		return nil
-	}
+	// re-established from the last resourceVersion seen, each request retried with a back-off
+	// while the server is away (kube.RetryTransient).
 	for {
-		w, err := ri.Watch(ctx, metav1.ListOptions{
-			FieldSelector:   fields.OneTermEqualSelector("metadata.name", u.GetName()).String(),
-			ResourceVersion: last.GetResourceVersion(),
+		var w watch.Interface
+		err := kube.RetryTransient(ctx, func(ctx context.Context) error {
+			var werr error
+			w, werr = ri.Watch(ctx, metav1.ListOptions{
+				FieldSelector:   fields.OneTermEqualSelector("metadata.name", u.GetName()).String(),
+				ResourceVersion: last.GetResourceVersion(),
+			})
+			return werr
 		})
 		if err != nil {
-			if err := retry(err); err != nil {
-				return last, fmt.Errorf("cannot watch the rollout: %w", err)
+			if ctx.Err() != nil {
+				return last, timeoutError(lastReason)
 			}
-			continue
+			return last, fmt.Errorf("cannot watch the rollout: %w", err)
 		}
 		done, err := watchUntil(ctx, w, check)
 		w.Stop()
@@ -230,14 +228,18 @@ func watchRollout(ctx context.Context, ri dynamic.ResourceInterface, u *unstruct
 		}
 		// The watch closed (server timeout, lost connection, or a resourceVersion too old):
 		// re-read and watch again.
-		cur, err := ri.Get(ctx, u.GetName(), metav1.GetOptions{})
+		var cur *unstructured.Unstructured
+		err = kube.RetryTransient(ctx, func(ctx context.Context) error {
+			var gerr error
+			cur, gerr = ri.Get(ctx, u.GetName(), metav1.GetOptions{})
+			return gerr
+		})
 		if err != nil {
-			if err := retry(err); err != nil {
-				return last, err
+			if ctx.Err() != nil {
+				return last, timeoutError(lastReason)
 			}
-			continue
+			return last, err
 		}
-		backoff = kubeclient.TransientBackoff()
 		if done, err := check(cur); done || err != nil {
 			return last, err
 		}
@@ -283,9 +285,15 @@ const (
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 
 // NotReadyGroups lists the groups of u (a LeaderWorkerSet) whose pods are missing or not
-// ready, from the pods' group-index labels ("" when the pods cannot be listed).
+// ready, from the pods' group-index labels ("" when the pods cannot be listed). The list is
+// retried after a transient error (kube.RetryTransient) for as long as ctx lasts.
 func NotReadyGroups(ctx context.Context, dyn dynamic.Interface, u *unstructured.Unstructured) string {
-	lines, _ := groupsNotReady(ctx, dyn, u)
+	var lines []string
+	_ = kube.RetryTransient(ctx, func(ctx context.Context) error {
+		var err error
+		lines, _, err = groupsNotReady(ctx, dyn, u)
+		return err
+	})
 	if len(lines) == 0 {
 		return ""
 	}
@@ -296,15 +304,21 @@ func NotReadyGroups(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 	return "Groups not ready:\n" + strings.Join(lines, "\n")
 }
 
+// defaultScheduler is the scheduler name the API server gives a pod that names none
+// (SetDefaults_PodSpec, k8s.io/kubernetes v1.37 pkg/apis/core/v1/defaults.go), served by
+// kube-scheduler's default profile.
+const defaultScheduler = corev1.DefaultSchedulerName
+
 // groupsNotReady describes each group of u that does not have all its pods Ready (terminating
-// pods do not count); checked reports whether the pods could be listed and told apart by group.
-func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.Unstructured) (lines []string, checked bool) {
+// pods do not count); checked reports whether the pods could be listed and told apart by group,
+// err the error of the pod list (nil when it was not needed).
+func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.Unstructured) (lines []string, checked bool, err error) {
 	var obj lwsv1.LeaderWorkerSet
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &obj); err != nil {
-		return nil, false
+		return nil, false, nil
 	}
 	if obj.Spec.GroupIdentity == lwsv1.GroupIdentityHash {
-		return nil, false // hash-named groups carry no group index
+		return nil, false, nil // hash-named groups carry no group index
 	}
 	replicas, size := int32(1), int32(1)
 	if obj.Spec.Replicas != nil {
@@ -315,18 +329,14 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 	}
 	pods, err := dyn.Resource(podsGVR).Namespace(obj.Namespace).List(ctx, metav1.ListOptions{LabelSelector: labelName + "=" + obj.Name})
 	if err != nil {
-		return nil, false
+		return nil, false, err
 	}
 	if len(pods.Items) == 0 && obj.Status.ReadyReplicas > 0 {
 		// Ready groups without a single pod: the status is not the LWS controller's (a test
 		// double that only writes status); there are no pods to check.
-		return nil, false
+		return nil, false, nil
 	}
-	type count struct {
-		pods, ready   int
-		unschedulable string // the scheduler's reason for the first pod it cannot place
-	}
-	groups := map[string]*count{}
+	groups := map[string]*groupPods{}
 	for i := range pods.Items {
 		p := &pods.Items[i]
 		if p.GetDeletionTimestamp() != nil {
@@ -335,23 +345,10 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 		g := p.GetLabels()[labelGroupIndex]
 		c := groups[g]
 		if c == nil {
-			c = &count{}
+			c = &groupPods{}
 			groups[g] = c
 		}
-		c.pods++
-		conds, _, _ := unstructured.NestedSlice(p.Object, "status", "conditions")
-		for _, raw := range conds {
-			cond, _ := raw.(map[string]any)
-			if cond["type"] == "Ready" && cond["status"] == "True" {
-				c.ready++
-			}
-			// kube-scheduler records why it cannot place a pod in its PodScheduled
-			// condition (reason Unschedulable), e.g. "0/10 nodes are available: ...".
-			if cond["type"] == "PodScheduled" && cond["status"] == "False" && c.unschedulable == "" {
-				msg, _ := cond["message"].(string)
-				c.unschedulable = fmt.Sprintf("pod %s not scheduled: %s", p.GetName(), msg)
-			}
-		}
+		c.add(p)
 	}
 	for i := int32(0); i < replicas; i++ {
 		g := strconv.Itoa(int(i))
@@ -365,10 +362,85 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 			if c.unschedulable != "" {
 				line += "; " + c.unschedulable
 			}
+			for _, name := range sortedKeys(c.unserved) {
+				line += "; " + unservedScheduler(c.unserved[name], name)
+			}
 			lines = append(lines, line)
 		}
 	}
-	return lines, true
+	return lines, true, nil
+}
+
+// groupPods counts the pods of one group.
+type groupPods struct {
+	pods, ready   int
+	unschedulable string // the scheduler's reason for the first pod it cannot place
+	// unserved counts, by spec.schedulerName, the Pending pods that no scheduler has
+	// picked up although they name a scheduler other than the default one.
+	unserved map[string]int
+}
+
+func (c *groupPods) add(p *unstructured.Unstructured) {
+	c.pods++
+	schedulerName, _, _ := unstructured.NestedString(p.Object, "spec", "schedulerName")
+	if schedulerName == "" {
+		schedulerName = defaultScheduler
+	}
+	nodeName, _, _ := unstructured.NestedString(p.Object, "spec", "nodeName")
+	phase, _, _ := unstructured.NestedString(p.Object, "status", "phase")
+	scheduledCondition := false
+	conds, _, _ := unstructured.NestedSlice(p.Object, "status", "conditions")
+	for _, raw := range conds {
+		cond, _ := raw.(map[string]any)
+		if cond["type"] == "Ready" && cond["status"] == "True" {
+			c.ready++
+		}
+		if cond["type"] != "PodScheduled" {
+			continue
+		}
+		scheduledCondition = true
+		// kube-scheduler records why it cannot place a pod in its PodScheduled condition
+		// (reason Unschedulable), e.g. "0/10 nodes are available: ..."
+		// (handleSchedulingFailure, k8s.io/kubernetes v1.37 pkg/scheduler/schedule_one.go).
+		if cond["status"] == "False" && c.unschedulable == "" {
+			msg, _ := cond["message"].(string)
+			by := ""
+			if schedulerName != defaultScheduler {
+				by = fmt.Sprintf(" by its scheduler %q", schedulerName)
+			}
+			c.unschedulable = fmt.Sprintf("pod %s not scheduled%s: %s", p.GetName(), by, msg)
+		}
+	}
+	// A pod is bound to a node (spec.nodeName) only by a scheduler, and only a scheduler whose
+	// name the pod gives writes its PodScheduled condition; kube-scheduler serves the profiles it
+	// is configured with, "default-scheduler" unless told otherwise (KubeSchedulerProfile,
+	// k8s.io/kube-scheduler v0.37 config/v1/types.go). A Pending pod with neither, naming another
+	// scheduler, waits for a scheduler that is most likely not installed.
+	if nodeName == "" && !scheduledCondition && (phase == "" || phase == string(corev1.PodPending)) && schedulerName != defaultScheduler {
+		if c.unserved == nil {
+			c.unserved = map[string]int{}
+		}
+		c.unserved[schedulerName]++
+	}
+}
+
+// unservedScheduler explains n pending pods that name scheduler and that no scheduler picked up.
+func unservedScheduler(n int, scheduler string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 pod pending: no scheduler has picked it up; its schedulerName %q is not served by this "+
+			"cluster's default scheduler (is that scheduler installed?)", scheduler)
+	}
+	return fmt.Sprintf("%d pods pending: no scheduler has picked them up; their schedulerName %q is not served by this "+
+		"cluster's default scheduler (is that scheduler installed?)", n, scheduler)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 var statefulSetsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}
@@ -392,16 +464,20 @@ func waitForCleanup(ctx context.Context, dyn dynamic.Interface, namespace, name 
 
 // WaitNoneLeft waits until no object of ri matches the label selector: a list, then, while
 // some remain, a watch from the list's resourceVersion that counts them down (re-listed when the
-// watch closes or the connection is lost). owner names the deleted kind in its messages.
+// watch closes or the connection is lost). The list is retried after a transient error
+// (kube.RetryTransient) and a watch that cannot be opened is replaced by listing again after a
+// back-off, until ctx ends. owner names the deleted kind in its messages.
 func WaitNoneLeft(ctx context.Context, ri dynamic.ResourceInterface, selector, what, owner string) error {
 	var remaining string
 	backoff := kubeclient.TransientBackoff()
 	for ctx.Err() == nil {
-		list, err := ri.List(ctx, metav1.ListOptions{LabelSelector: selector})
+		var list *unstructured.UnstructuredList
+		err := kube.RetryTransient(ctx, func(ctx context.Context) error {
+			var lerr error
+			list, lerr = ri.List(ctx, metav1.ListOptions{LabelSelector: selector})
+			return lerr
+		})
 		if err != nil {
-			if kubeclient.Transient(err) && kubeclient.SleepCtx(ctx, backoff.Step()) {
-				continue
-			}
 			if ctx.Err() != nil {
 				break
 			}

@@ -3,15 +3,20 @@ package leaderworkerset
 import (
 	"context"
 	"errors"
+	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/utils/ptr"
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
@@ -168,5 +173,189 @@ func TestCleanupWaitsForPodsAndStatefulSets(t *testing.T) {
 	err := waitForCleanup(short, dyn2, "default", "vllm")
 	if err == nil || !strings.Contains(err.Error(), "timed out waiting for the cleanup") || !strings.Contains(err.Error(), "vllm-0") {
 		t.Fatalf("want a timeout naming the pod, got %v", err)
+	}
+}
+
+// forceClosed is what net/http's HTTP/2 client returns for every request still in flight on a
+// connection it closed after a failed write: the error a destroy failed on under a proxy that
+// resets connections (issue 25, C).
+var forceClosed = &url.Error{Op: "Get", URL: "https://127.0.0.1:6443/api/v1/namespaces/default/pods",
+	Err: errors.New("http2: client connection force closed via ClientConn.Close")}
+
+// failFirst makes the first n requests of verb on resource fail with err.
+func failFirst(dyn *dynamicfake.FakeDynamicClient, verb, resource string, n int32, err error) *atomic.Int32 {
+	var calls atomic.Int32
+	dyn.PrependReactor(verb, resource, func(k8stesting.Action) (bool, runtime.Object, error) {
+		if calls.Add(1) <= n {
+			return true, nil, err
+		}
+		return false, nil, nil
+	})
+	return &calls
+}
+
+// The wait after a DELETE lists the set's pods and StatefulSets; a list whose connection is
+// lost is listed again, and the destroy succeeds.
+func TestCleanupRetriesTransientListErrors(t *testing.T) {
+	podsGVR := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	stsGVR := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+		podsGVR: "PodList", stsGVR: "StatefulSetList",
+	})
+	podLists := failFirst(dyn, "list", "pods", 2, forceClosed)
+	stsLists := failFirst(dyn, "list", "statefulsets", 1, forceClosed)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := waitForCleanup(ctx, dyn, "default", "vllm"); err != nil {
+		t.Fatalf("waitForCleanup: %v", err)
+	}
+	if podLists.Load() != 3 || stsLists.Load() != 2 {
+		t.Fatalf("want 3 pod lists and 2 StatefulSet lists, got %d and %d", podLists.Load(), stsLists.Load())
+	}
+	// An error that would repeat (forbidden) ends the wait at once, with the server's message.
+	dyn2 := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+		podsGVR: "PodList", stsGVR: "StatefulSetList",
+	})
+	failFirst(dyn2, "list", "pods", 100, apierrors.NewForbidden(podsGVR.GroupResource(), "", errors.New("cannot list pods")))
+	err := waitForCleanup(ctx, dyn2, "default", "vllm")
+	if !apierrors.IsForbidden(err) || ctx.Err() != nil {
+		t.Fatalf("want the forbidden error at once, got %v", err)
+	}
+}
+
+// The rollout wait's reads outlive lost connections: the watch, the GET after it closes, and
+// the pod list that confirms the status.
+func TestRolloutWaitRetriesTransientErrors(t *testing.T) {
+	gvr := schema.GroupVersionResource{Group: "leaderworkerset.x-k8s.io", Version: "v1", Resource: "leaderworkersets"}
+	podsGVR := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	lws := func(ready int64) *unstructured.Unstructured {
+		available := "False"
+		if ready == 1 {
+			available = "True"
+		}
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
+			"metadata": map[string]any{"name": "vllm", "namespace": "default", "resourceVersion": "1", "generation": int64(1)},
+			"spec":     map[string]any{"replicas": int64(1), "leaderWorkerTemplate": map[string]any{"size": int64(1)}},
+			"status": map[string]any{"observedGeneration": int64(1), "replicas": int64(1), "readyReplicas": ready, "updatedReplicas": ready,
+				"conditions": []any{map[string]any{"type": "Available", "status": available, "reason": "R", "message": "", "lastTransitionTime": "2026-12-01T00:00:00Z"}}},
+		}}
+	}
+	pod := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Pod",
+		"metadata": map[string]any{"name": "vllm-0", "namespace": "default", "labels": map[string]any{
+			"leaderworkerset.sigs.k8s.io/name": "vllm", "leaderworkerset.sigs.k8s.io/group-index": "0"}},
+		"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "True"}}},
+	}}
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+		gvr: "LeaderWorkerSetList", podsGVR: "PodList",
+	}, lws(0), pod)
+	podLists := failFirst(dyn, "list", "pods", 1, forceClosed)
+	// The first watch fails, the second closes at once (a connection cut mid-watch), the third
+	// sees the rollout; the GET after the closed watch fails once too.
+	var watches atomic.Int32
+	dyn.PrependWatchReactor("leaderworkersets", func(k8stesting.Action) (bool, watch.Interface, error) {
+		switch watches.Add(1) {
+		case 1:
+			return true, nil, forceClosed
+		case 2:
+			w := watch.NewFake()
+			w.Stop()
+			return true, w, nil
+		}
+		return false, nil, nil
+	})
+	gets := failFirst(dyn, "get", "leaderworkersets", 1, forceClosed)
+	ri := dyn.Resource(gvr).Namespace("default")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	go func() {
+		time.Sleep(time.Second)
+		if _, err := ri.Update(ctx, lws(1), metav1.UpdateOptions{}); err != nil {
+			t.Error(err)
+		}
+	}()
+	if _, err := waitForRollout(ctx, dyn, ri, lws(0), nil); err != nil {
+		t.Fatalf("wait: %v", err)
+	}
+	if watches.Load() != 3 || gets.Load() != 2 || podLists.Load() != 2 {
+		t.Fatalf("want a failed watch, a closed one and one that saw the rollout, a failed GET and one more, and the pod list twice; "+
+			"got %d watches, %d GETs, %d pod lists", watches.Load(), gets.Load(), podLists.Load())
+	}
+}
+
+// unscheduledPod is a Pending pod of group 0 that names schedulerName and carries conditions.
+func unscheduledPod(name, schedulerName string, conditions ...any) *unstructured.Unstructured {
+	spec := map[string]any{"containers": []any{}}
+	if schedulerName != "" {
+		spec["schedulerName"] = schedulerName
+	}
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Pod",
+		"metadata": map[string]any{"name": name, "namespace": "default", "labels": map[string]any{
+			"leaderworkerset.sigs.k8s.io/name": "vllm", "leaderworkerset.sigs.k8s.io/group-index": "0"}},
+		"spec":   spec,
+		"status": map[string]any{"phase": "Pending", "conditions": conditions},
+	}}
+}
+
+// A rollout that waits for a scheduler that is not installed (issue 25, 6) says so, naming the
+// pods' schedulerName, instead of only counting pods that are not ready.
+func TestNotReadyGroupsNamesAnUnservedScheduler(t *testing.T) {
+	podsGVR := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	lws := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
+		"metadata": map[string]any{"name": "vllm", "namespace": "default"},
+		"spec":     map[string]any{"replicas": int64(1), "leaderWorkerTemplate": map[string]any{"size": int64(4)}},
+	}}
+	unschedulable := map[string]any{"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+		"message": "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."}
+	for _, tc := range []struct {
+		name      string
+		pods      []runtime.Object
+		want, not string
+	}{
+		{
+			name: "volcano not installed",
+			pods: []runtime.Object{unscheduledPod("vllm-0", "volcano"), unscheduledPod("vllm-0-1", "volcano"),
+				unscheduledPod("vllm-0-2", "volcano"), unscheduledPod("vllm-0-3", "volcano")},
+			want: `group 0: 0/4 pods ready (4 exist); 4 pods pending: no scheduler has picked them up; their schedulerName "volcano" ` +
+				`is not served by this cluster's default scheduler (is that scheduler installed?)`,
+		},
+		{
+			name: "one pod",
+			pods: []runtime.Object{unscheduledPod("vllm-0", "volcano")},
+			want: `group 0: 0/4 pods ready (1 exist); 1 pod pending: no scheduler has picked it up; its schedulerName "volcano"`,
+		},
+		{
+			name: "default scheduler not done yet",
+			pods: []runtime.Object{unscheduledPod("vllm-0", ""), unscheduledPod("vllm-0-1", "default-scheduler")},
+			want: "group 0: 0/4 pods ready (2 exist)",
+			not:  "schedulerName",
+		},
+		{
+			name: "the named scheduler answered",
+			pods: []runtime.Object{unscheduledPod("vllm-0", "volcano", unschedulable)},
+			want: `pod vllm-0 not scheduled by its scheduler "volcano": 0/3 nodes are available`,
+			not:  "is that scheduler installed",
+		},
+		{
+			name: "the default scheduler answered",
+			pods: []runtime.Object{unscheduledPod("vllm-0", "", unschedulable)},
+			want: "pod vllm-0 not scheduled: 0/3 nodes are available",
+			not:  "schedulerName",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{podsGVR: "PodList"}, tc.pods...)
+			// The list that names the groups is retried after a lost connection too.
+			failFirst(dyn, "list", "pods", 1, forceClosed)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			got := NotReadyGroups(ctx, dyn, lws)
+			if !strings.Contains(got, tc.want) || tc.not != "" && strings.Contains(got, tc.not) {
+				t.Fatalf("NotReadyGroups:\n%s\nwant it to contain %q and not %q", got, tc.want, tc.not)
+			}
+		})
 	}
 }
