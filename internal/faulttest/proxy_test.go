@@ -2,7 +2,15 @@ package faulttest
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	crand "crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"fmt"
+	"math/big"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -25,6 +33,11 @@ import (
 // are accepted, cuts others at a random moment (mid-request, mid-response or
 // mid-watch) and delays every chunk it forwards. It records the requests that
 // reach the server.
+//
+// With proxyOptions.tls the front speaks TLS, so the provider talks HTTP/2 to
+// it as it does to kube-apiserver: every request shares one connection, and a
+// reset fails them all at once, with the errors of net/http's HTTP/2 client
+// ("http2: client connection force closed via ClientConn.Close" among them).
 type flakyProxy struct {
 	front, back net.Listener
 	server      *http.Server
@@ -39,9 +52,31 @@ type flakyProxy struct {
 	mu       sync.Mutex
 	requests []*url.URL
 	methods  []string
+
+	// observe, when set, sees each request as it arrives; the func it returns
+	// (if any) is called with the status once the answer is complete.
+	observe func(r *http.Request) func(status int)
+	caPEM   string // the front's CA certificate (PEM), with tls
+
+	connMu sync.Mutex
+	conns  map[*net.TCPConn]bool // the front connections open
+}
+
+// proxyOptions configures startFlakyProxyWith.
+type proxyOptions struct {
+	tls bool // serve the front with TLS (and so HTTP/2)
+	// quiet injects no fault of its own (no reset at accept, no cut, no
+	// delay): the test resets connections itself (resetAll).
+	quiet   bool
+	observe func(r *http.Request) func(status int)
 }
 
 func startFlakyProxy(t *testing.T, c *acctest.TestCluster) *flakyProxy {
+	t.Helper()
+	return startFlakyProxyWith(t, c, proxyOptions{})
+}
+
+func startFlakyProxyWith(t *testing.T, c *acctest.TestCluster, o proxyOptions) *flakyProxy {
 	t.Helper()
 	cfg := c.RESTConfig()
 	target, err := url.Parse(cfg.Host)
@@ -52,7 +87,11 @@ func startFlakyProxy(t *testing.T, c *acctest.TestCluster) *flakyProxy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &flakyProxy{resetAtAccept: 0.1, cut: 0.25, cutWithin: 1500 * time.Millisecond, maxDelay: 15 * time.Millisecond}
+	p := &flakyProxy{resetAtAccept: 0.1, cut: 0.25, cutWithin: 1500 * time.Millisecond, maxDelay: 15 * time.Millisecond,
+		observe: o.observe, conns: map[*net.TCPConn]bool{}}
+	if o.quiet {
+		p.resetAtAccept, p.cut, p.maxDelay = 0, 0, 0
+	}
 	rp := &httputil.ReverseProxy{
 		Rewrite:       func(r *httputil.ProxyRequest) { r.SetURL(target) },
 		Transport:     transport,
@@ -65,7 +104,15 @@ func startFlakyProxy(t *testing.T, c *acctest.TestCluster) *flakyProxy {
 		p.requests = append(p.requests, &u)
 		p.methods = append(p.methods, r.Method)
 		p.mu.Unlock()
-		rp.ServeHTTP(w, r)
+		var done func(int)
+		if p.observe != nil {
+			done = p.observe(r)
+		}
+		sw := &statusWriter{ResponseWriter: w}
+		rp.ServeHTTP(sw, r)
+		if done != nil {
+			done(sw.status)
+		}
 	}), ReadHeaderTimeout: 10 * time.Second}
 	if p.back, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
 		t.Fatal(err)
@@ -73,7 +120,14 @@ func startFlakyProxy(t *testing.T, c *acctest.TestCluster) *flakyProxy {
 	if p.front, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = p.server.Serve(p.back) }()
+	if o.tls {
+		cert, caPEM := selfSignedLoopback(t)
+		p.caPEM = caPEM
+		p.server.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{"h2", "http/1.1"}, MinVersion: tls.VersionTLS12}
+		go func() { _ = p.server.ServeTLS(p.back, "", "") }()
+	} else {
+		go func() { _ = p.server.Serve(p.back) }()
+	}
 	go p.acceptLoop()
 	t.Cleanup(func() {
 		_ = p.front.Close()
@@ -83,7 +137,77 @@ func startFlakyProxy(t *testing.T, c *acctest.TestCluster) *flakyProxy {
 }
 
 // URL is the address the provider's host points at.
-func (p *flakyProxy) URL() string { return "http://" + p.front.Addr().String() }
+func (p *flakyProxy) URL() string {
+	if p.caPEM != "" {
+		return "https://" + p.front.Addr().String()
+	}
+	return "http://" + p.front.Addr().String()
+}
+
+// resetAll resets (RST) every front connection open and returns how many.
+func (p *flakyProxy) resetAll() int {
+	p.connMu.Lock()
+	defer p.connMu.Unlock()
+	n := 0
+	for conn := range p.conns {
+		_ = conn.SetLinger(0)
+		_ = conn.Close()
+		delete(p.conns, conn)
+		n++
+	}
+	return n
+}
+
+// statusWriter records the status of an answer; Unwrap lets the reverse
+// proxy flush a watch's events through it (http.ResponseController).
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// selfSignedLoopback returns a certificate for 127.0.0.1 and localhost, its
+// own CA, and that CA in PEM.
+func selfSignedLoopback(t *testing.T) (tls.Certificate, string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), crand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "kubeinfer fault proxy"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(24 * time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+		IPAddresses:           []net.IP{net.ParseIP("127.0.0.1")},
+		DNSNames:              []string{"localhost"},
+	}
+	der, err := x509.CreateCertificate(crand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key},
+		string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
+}
 
 func (p *flakyProxy) acceptLoop() {
 	for {
@@ -92,7 +216,16 @@ func (p *flakyProxy) acceptLoop() {
 			return
 		}
 		p.accepted.Add(1)
-		go p.handle(conn.(*net.TCPConn))
+		tcp := conn.(*net.TCPConn)
+		p.connMu.Lock()
+		p.conns[tcp] = true
+		p.connMu.Unlock()
+		go func() {
+			p.handle(tcp)
+			p.connMu.Lock()
+			delete(p.conns, tcp)
+			p.connMu.Unlock()
+		}()
 	}
 }
 
@@ -136,7 +269,9 @@ func (p *flakyProxy) copy(dst, src net.Conn) {
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
-			time.Sleep(time.Duration(rand.Int64N(int64(p.maxDelay))))
+			if p.maxDelay > 0 {
+				time.Sleep(time.Duration(rand.Int64N(int64(p.maxDelay))))
+			}
 			if _, werr := dst.Write(buf[:n]); werr != nil {
 				return
 			}

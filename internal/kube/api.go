@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -112,6 +113,7 @@ func RetryTransient(ctx context.Context, try func(context.Context) error) error 
 		case last == nil:
 			return true, nil
 		case ctx.Err() == nil && Transient(last):
+			tflog.Debug(ctx, "Retrying a Kubernetes API request of a wait after a transient error", map[string]any{"error": last.Error()})
 			return false, nil
 		default:
 			return false, last

@@ -313,7 +313,8 @@ func TestAccLeaderWorkerSet_groupRestart(t *testing.T) {
 }
 
 // TestAccLeaderWorkerSet_unschedulable: when the scheduler cannot place a group, the rollout
-// wait times out naming the groups that are not ready and the scheduler's reason. A create whose
+// wait times out naming the groups that are not ready and the scheduler's reason (or, for pods
+// that name a scheduler the cluster does not run, that scheduler). A create whose
 // wait times out records the object without tainting it (a warning, not an error: the next apply
 // must not replace running groups), and the next plan is an in-place update that carries on the
 // wait; that update's own timeout is an error.
@@ -335,6 +336,18 @@ func TestAccLeaderWorkerSet_unschedulable(t *testing.T) {
 				l.Spec.LeaderWorkerTemplate.LeaderTemplate.Spec.TopologySpreadConstraints[0].MinDomains = ptr.To[int32](3)
 			}),
 			want: `(?s)timed out waiting for the rollout.*group \d: 0/1 pods ready.*topology spread constraints`,
+		},
+		{ // pods for a scheduler that is not installed (issue 25, 6): no scheduler writes a word
+			name: "acc-vllm-volcano",
+			obj: lwsfixture.VLLM("acc-vllm-volcano", 1, 4, lwsfixture.SmallGPU, func(l *lwsv1.LeaderWorkerSet) {
+				l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.SchedulerName = "volcano"
+				if lt := l.Spec.LeaderWorkerTemplate.LeaderTemplate; lt != nil {
+					lt.Spec.SchedulerName = "volcano"
+				}
+			}),
+			// The workers' StatefulSet follows the leader pod: all four exist within moments.
+			want: `(?s)timed out waiting for the rollout.*group 0: 0/4 pods ready \([1-4] exist\); [1-4] pods? pending: no scheduler has picked (them|it) up; ` +
+				`(their|its) schedulerName "volcano" is not served by this cluster's default scheduler \(is that scheduler installed\?\)`,
 		},
 	}
 	for _, tc := range cases {
