@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"path"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -317,6 +318,7 @@ func at(t *testing.T, v tftypes.Value, steps ...any) tftypes.Value {
 
 func assertBody(t *testing.T, got map[string]any, wantJSON string) {
 	t.Helper()
+	withoutCreationToken(t, got)
 	var want map[string]any
 	if err := json.Unmarshal([]byte(wantJSON), &want); err != nil {
 		t.Fatal(err)
@@ -325,6 +327,25 @@ func assertBody(t *testing.T, got map[string]any, wantJSON string) {
 		g, _ := json.MarshalIndent(got, "", "  ")
 		w, _ := json.MarshalIndent(want, "", "  ")
 		t.Errorf("apply body:\n%s\nwant:\n%s", g, w)
+	}
+}
+
+// withoutCreationToken removes the random creation token a create's body carries (checked by
+// TestCreateCarriesCreationToken), after checking its form.
+func withoutCreationToken(t *testing.T, body map[string]any) {
+	t.Helper()
+	meta, _ := body["metadata"].(map[string]any)
+	ann, _ := meta["annotations"].(map[string]any)
+	token, ok := ann[kube.CreationTokenAnnotation].(string)
+	if !ok {
+		return
+	}
+	if !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(token) {
+		t.Errorf("creation token %q is not 128 random bits in hex", token)
+	}
+	delete(ann, kube.CreationTokenAnnotation)
+	if len(ann) == 0 {
+		delete(meta, "annotations")
 	}
 }
 

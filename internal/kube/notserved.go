@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -43,19 +42,4 @@ func notServedDetail(gvr schema.GroupVersionResource, kind string, err error) st
 		"Either the %s CRD is not installed, or the provider points at another cluster than the one that holds "+
 		"the object (check the provider configuration and context). The object was not treated as deleted: "+
 		"the state is kept as it was.", gvr.GroupResource(), gvr.GroupVersion(), err, kind)
-}
-
-// onlyManagedBy reports whether manager is the only field manager that ever wrote to u (an
-// object created by this provider whose creation did not reach the state).
-func onlyManagedBy(u *unstructured.Unstructured, manager string) bool {
-	entries := u.GetManagedFields()
-	if len(entries) == 0 {
-		return false
-	}
-	for _, e := range entries {
-		if e.Manager != manager {
-			return false
-		}
-	}
-	return true
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
-	"sigs.k8s.io/structured-merge-diff/v6/value"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
@@ -83,6 +82,9 @@ func (r *Resource) takeoverWarning(prior, refreshed tftypes.Value, u *unstructur
 	for _, d := range drifts {
 		owners := ownersOf(d.path, owned)
 		if len(owners) == 0 {
+			owners = ownersBelow(d.path, owned) // elements another writer added to a list
+		}
+		if len(owners) == 0 {
 			continue // nobody else owns it (removed, or still ours): the apply restores it without conflict
 		}
 		p, _ := k8sschema.AttributePath(node, d.path)
@@ -109,23 +111,27 @@ func takeoverDiagnostic(lines []string, force bool) diag.Diagnostic {
 		fmt.Fprintf(&b, "  ... and %d more\n", more)
 	}
 	if force {
-		b.WriteString("The plan sets them back to the configuration and the apply takes ownership of them (force_conflicts = true). " +
+		b.WriteString("The plan sets them back to the configuration (an attribute the configuration does not declare is removed) and the " +
+			"apply takes ownership of them (force_conflicts = true). " +
 			"Set force_conflicts = false to fail instead.")
 		return diag.NewWarningDiagnostic("Fields changed outside Terraform will be taken back", b.String())
 	}
-	b.WriteString("The plan sets them back to the configuration, but the apply fails with a conflict (force_conflicts = false). " +
+	b.WriteString("The plan sets them back to the configuration (an attribute the configuration does not declare is removed), but " +
+		"the apply fails with a conflict (force_conflicts = false). " +
 		"Set force_conflicts = true to take ownership, or change them through that manager.")
 	return diag.NewWarningDiagnostic("Fields changed outside Terraform are owned by another field manager", b.String())
 }
 
-// driftsOf appends the attributes under node n that the state records (was is not null) and whose
-// value changed. Computed attributes are the server's; a list whose length changed is one drift.
+// driftsOf appends the attributes under node n whose value changed since the state was
+// recorded, including those another writer added where the state had none. Computed attributes are the server's; a list whose length changed is one drift.
 func driftsOf(n *k8sschema.Node, was, now tftypes.Value, p string, steps []any, out *[]drift) {
-	if n.Mode == k8sschema.Computed || was.IsNull() || !was.IsKnown() || !now.IsKnown() || was.Equal(now) {
+	if n.Mode == k8sschema.Computed || !was.IsKnown() || !now.IsKnown() || was.Equal(now) {
 		return
 	}
 	record := func() { *out = append(*out, drift{path: p, steps: append([]any(nil), steps...), was: was, now: now}) }
-	if now.IsNull() {
+	if now.IsNull() || was.IsNull() {
+		// Removed, or added by another writer (kubectl patch): the plan sets it back, which for
+		// an added field is its removal.
 		record()
 		return
 	}
@@ -240,6 +246,13 @@ func ownedPaths(s *fieldpath.Set, n *k8sschema.Node, obj any, p string, visit fu
 // stepInto follows one path element from node n and its value obj: a field or map key by name, a
 // list element by key, value or index (found in obj, so the path names it by index).
 func stepInto(n *k8sschema.Node, obj any, p string, pe fieldpath.PathElement) (*k8sschema.Node, any, string, bool) {
+	cn, cobj, cp, _, ok := stepIntoWithStep(n, obj, p, pe)
+	return cn, cobj, cp, ok
+}
+
+// stepIntoWithStep is stepInto that also returns the step as a JSON key (string) or list index
+// (int).
+func stepIntoWithStep(n *k8sschema.Node, obj any, p string, pe fieldpath.PathElement) (*k8sschema.Node, any, string, any, bool) {
 	if pe.FieldName != nil {
 		name := *pe.FieldName
 		m, _ := obj.(map[string]any)
@@ -247,42 +260,27 @@ func stepInto(n *k8sschema.Node, obj any, p string, pe fieldpath.PathElement) (*
 		case k8sschema.KindObject:
 			f := n.FieldJSON(name)
 			if f == nil {
-				return nil, nil, "", false
+				return nil, nil, "", nil, false
 			}
+			cp := name
 			if p != "" {
-				name = p + "." + name
+				cp = p + "." + name
 			}
-			return f, m[*pe.FieldName], name, true
+			return f, m[name], cp, name, true
 		case k8sschema.KindMap:
-			return n.Elem, m[name], p + "[" + name + "]", true
+			return n.Elem, m[name], p + "[" + name + "]", name, true
 		}
-		return nil, nil, "", false
+		return nil, nil, "", nil, false
 	}
 	l, _ := obj.([]any)
 	if n.Kind != k8sschema.KindList {
-		return nil, nil, "", false
+		return nil, nil, "", nil, false
 	}
-	i := -1
-	switch {
-	case pe.Index != nil:
-		i = *pe.Index
-	case pe.Key != nil:
-		i = indexOf(l, func(e any) bool {
-			m, _ := e.(map[string]any)
-			for _, f := range *pe.Key {
-				if !value.Equals(value.NewValueInterface(m[f.Name]), f.Value) {
-					return false
-				}
-			}
-			return true
-		})
-	case pe.Value != nil:
-		i = indexOf(l, func(e any) bool { return value.Equals(value.NewValueInterface(e), *pe.Value) })
-	}
+	i := elementIndex(l, pe)
 	if i < 0 || i >= len(l) {
-		return nil, nil, "", false
+		return nil, nil, "", nil, false
 	}
-	return n.Elem, l[i], p + "[" + strconv.Itoa(i) + "]", true
+	return n.Elem, l[i], p + "[" + strconv.Itoa(i) + "]", i, true
 }
 
 func indexOf(l []any, match func(any) bool) int {
@@ -311,6 +309,25 @@ func ownersOf(p string, owned map[string][]ownership) []string {
 	for i := len(p) - 1; i > 0; i-- {
 		if p[i] == '.' || p[i] == '[' {
 			add(owned[p[:i]], true)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ownersBelow names the managers that own fields under p (elements of a list at p).
+func ownersBelow(p string, owned map[string][]ownership) []string {
+	seen := map[string]bool{}
+	var out []string
+	for q, os := range owned {
+		if !strings.HasPrefix(q, p+"[") && !strings.HasPrefix(q, p+".") {
+			continue
+		}
+		for _, o := range os {
+			if s := o.owner.String(); !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
 		}
 	}
 	sort.Strings(out)

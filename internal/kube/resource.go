@@ -440,7 +440,7 @@ func (r *Resource) client(diags *diag.Diagnostics, ns string) dynamic.ResourceIn
 // applyBody is the server-side apply document: obj, decoded from the configuration, with only
 // the fields config sets (k8sschema.ConfiguredOnly), never status or planned defaults, under the
 // planned name and namespace.
-func (r *Resource) applyBody(obj runtime.Object, config tftypes.Value, meta objMeta, extras map[string]tftypes.Value) ([]byte, error) {
+func (r *Resource) applyBody(obj runtime.Object, config tftypes.Value, meta objMeta, extras map[string]tftypes.Value, creationToken string) ([]byte, error) {
 	raw, err := json.Marshal(obj)
 	if err != nil {
 		return nil, err
@@ -465,14 +465,18 @@ func (r *Resource) applyBody(obj runtime.Object, config tftypes.Value, meta objM
 		r.kind.Hooks.ApplyBody(body, extras)
 	}
 	setSettingsAnnotation(body, r.encodeSettings(extras))
+	if creationToken != "" {
+		setAnnotation(body, CreationTokenAnnotation, creationToken)
+	}
 	return json.Marshal(body)
 }
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var pending bool
-	r.ApplyRaw(ctx, req.Plan.Raw, req.Config.Raw, tftypes.NewValue(req.Plan.Raw.Type(), nil), &resp.State.Raw, &pending, &resp.Diagnostics)
+	var marks ApplyMarks
+	r.ApplyRaw(ctx, req.Plan.Raw, req.Config.Raw, tftypes.NewValue(req.Plan.Raw.Type(), nil), &resp.State.Raw, &marks, &resp.Diagnostics)
 	if resp.Private != nil {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateWaitPending, waitPendingValue(pending))...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateWaitPending, waitPendingValue(marks.WaitPending))...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateUnconfirmedCreate, tokenValue(marks.UnconfirmedCreate))...)
 	}
 	if resp.Identity != nil {
 		resp.Identity.Raw = r.IdentityOf(resp.State.Raw)
@@ -480,10 +484,11 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 }
 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var pending bool
-	r.ApplyRaw(ctx, req.Plan.Raw, req.Config.Raw, req.State.Raw, &resp.State.Raw, &pending, &resp.Diagnostics)
+	var marks ApplyMarks
+	r.ApplyRaw(ctx, req.Plan.Raw, req.Config.Raw, req.State.Raw, &resp.State.Raw, &marks, &resp.Diagnostics)
 	if resp.Private != nil {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateWaitPending, waitPendingValue(pending))...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateWaitPending, waitPendingValue(marks.WaitPending))...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateUnconfirmedCreate, nil)...)
 	}
 	if resp.Identity != nil {
 		resp.Identity.Raw = r.IdentityOf(resp.State.Raw)
@@ -495,9 +500,11 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 // prior (null on create) tells which planned values of unset attributes change the object
 // (k8sschema.Intent).
 //
-// waitPending reports a readiness wait (AfterApply) that did not finish: timed out or
-// interrupted. The object is then recorded, and the next plan carries on the wait.
-func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Value, state *tftypes.Value, waitPending *bool, diags *diag.Diagnostics) {
+// marks reports what the private state must remember: a readiness wait (AfterApply) that did
+// not finish (timed out or interrupted; the object is recorded and the next plan carries on
+// the wait), or a create whose answer was lost (the planned object is recorded with its
+// creation token, and the next refresh confirms it).
+func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Value, state *tftypes.Value, marks *ApplyMarks, diags *diag.Diagnostics) {
 	node := r.kind.Node()
 	create := prior.IsNull()
 	intent := k8sschema.Intent(node, config, plan, prior)
@@ -513,7 +520,11 @@ func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Val
 		diags.AddError("Cannot apply "+r.kind.GVK.Kind, "The plan has no metadata.name.")
 		return
 	}
-	body, err := r.applyBody(obj, intent, meta, extras)
+	var token string
+	if create {
+		token = newCreationToken()
+	}
+	body, err := r.applyBody(obj, intent, meta, extras, token)
 	if err != nil {
 		diags.AddError("Cannot encode the object", err.Error())
 		return
@@ -530,15 +541,12 @@ func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Val
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	force := boolAttrOr(extras[AttrForceConflicts], DefaultForceConflicts)
 	if create {
-		if existing, err := ri.Get(ctx, meta.name, getOptions); err == nil && onlyManagedBy(existing, r.fieldManager()) {
-			// Created by this provider in an apply whose answer was lost (a connection cut, the
-			// server restarting, an interrupt) and so missing from the state: take it back
-			// instead of leaving an orphan that blocks every later apply.
-			diags.AddWarning(fmt.Sprintf("Adopted %s %q", r.kind.GVK.Kind, r.describe(meta)),
-				fmt.Sprintf("The object existed but was not in the state, and only this provider's field manager (%q) has "+
-					"ever applied to it: an earlier apply created it and lost the answer. It is now recorded in the state.", r.fieldManager()))
-		} else if err == nil {
+		// An object of this name that the state does not hold is another's, whoever made it:
+		// even one this provider made in an apply whose answer was lost is adopted only by the
+		// refresh that finds this resource's creation token on it (confirmCreate).
+		if _, err := ri.Get(ctx, meta.name, getOptions); err == nil {
 			diags.AddError(fmt.Sprintf("%s %q already exists", r.kind.GVK.Kind, r.describe(meta)),
 				fmt.Sprintf("The object exists in the cluster but not in the Terraform state. Import it with:\n  terraform import %s.<name> %s", "kubeinfer_"+r.kind.TypeName, r.importID(meta)))
 			return
@@ -550,8 +558,16 @@ func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Val
 			diags.AddError("Cannot read "+r.kind.GVK.Kind, apiErrorDetail(err))
 			return
 		}
+	} else if err := r.handOver(ctx, ri, meta.name, body, extras, force); err != nil {
+		summary := fmt.Sprintf("Cannot apply %s %q", r.kind.GVK.Kind, r.describe(meta))
+		var stray *strayFieldsError
+		if errors.As(err, &stray) {
+			diags.AddError(summary, err.Error())
+		} else {
+			diags.AddError(summary, "Cannot take over the fields the configuration declares from other field managers: "+apiErrorDetail(err))
+		}
+		return
 	}
-	force := boolAttrOr(extras[AttrForceConflicts], DefaultForceConflicts)
 	// The body holds only what the configuration sets; it is not logged (it may hold literal
 	// secret values of env entries).
 	tflog.Trace(ctx, "Server-side apply", map[string]any{
@@ -559,12 +575,41 @@ func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Val
 		"field_manager": r.fieldManager(), "body_bytes": len(body),
 	})
 	out, err := ri.Patch(ctx, meta.name, applyPatchType, body, patchOptions(r.fieldManager(), force))
+	lost := create && answerLost(err)
+	if lost && ctx.Err() == nil {
+		// The answer was lost, not necessarily the server: the object carrying this create's
+		// token settles it. None means the create was not carried out.
+		u, gerr := ri.Get(ctx, meta.name, getOptions)
+		switch {
+		case gerr == nil && u.GetAnnotations()[CreationTokenAnnotation] == token:
+			out, err, lost = u, nil, false
+		case objectGone(gerr, meta.name):
+			lost = false
+		}
+	}
 	if err != nil {
 		summary := fmt.Sprintf("Cannot apply %s %q", r.kind.GVK.Kind, r.describe(meta))
+		if lost {
+			// The object may exist: record it as planned, unconfirmed, with its creation token;
+			// the next refresh keeps it if the cluster has it with that token, and drops it
+			// otherwise. An interrupt is only a warning (Terraform reports the interrupt itself):
+			// an error would make Terraform taint the object and replace it on the next apply.
+			*state = unconfirmedState(plan)
+			marks.UnconfirmedCreate = token
+			marks.WaitPending = r.kind.Hooks.AfterApply != nil // once confirmed, the next apply waits for readiness
+			if errors.Is(ctx.Err(), context.Canceled) {
+				diags.AddWarning(summary, "Interrupted: Terraform was stopped before the API server answered the server-side apply. "+
+					"The object may exist in the cluster: it is recorded in the state as not yet confirmed, and the next plan reads "+
+					"the cluster to confirm it (it is kept only if it carries this resource's creation token).")
+				return
+			}
+			diags.AddError(summary, "The API server's answer was lost, so the object may or may not exist: "+apiErrorDetail(err)+
+				"\n\nIt is recorded in the state as not yet confirmed; the next plan reads the cluster and keeps it only if it "+
+				"carries this resource's creation token.")
+			return
+		}
 		if errors.Is(ctx.Err(), context.Canceled) {
-			diags.AddError(summary, "Interrupted: Terraform was stopped before the API server answered the server-side apply. "+
-				"The object may exist in the cluster without being in the state: the next apply adopts it, as only this "+
-				"provider's field manager has written it.")
+			diags.AddError(summary, "Interrupted: Terraform was stopped before the API server answered the server-side apply.")
 			return
 		}
 		if undeclared := r.undeclaredFieldDiags(ctx, ri, meta.name, patchOptions(r.fieldManager(), force), summary, err, body); undeclared.HasError() {
@@ -591,7 +636,7 @@ func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Val
 			// was applied as planned: only the wait is unfinished, and the next plan carries it
 			// on. Terraform taints an object whose create reports an error, and the next apply
 			// would replace it: for a fleet of inference servers, an outage.
-			*waitPending = true
+			marks.WaitPending = true
 			tflog.Trace(ctx, "The readiness wait did not finish: recording the object and carrying the wait on in the next plan",
 				map[string]any{"kind": r.kind.GVK.Kind, "object": r.describe(meta), "error": werr.Error()})
 			if create {
@@ -664,10 +709,19 @@ func pick(attrs map[string]tftypes.Value, node *k8sschema.Node) map[string]tftyp
 }
 
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	st, removed, diags := r.ReadRaw(ctx, req.State.Raw)
+	var token string
+	if req.Private != nil {
+		raw, d := req.Private.GetKey(ctx, privateUnconfirmedCreate)
+		resp.Diagnostics.Append(d...)
+		token = tokenFrom(raw)
+	}
+	st, removed, diags := r.ReadRaw(ctx, req.State.Raw, token)
 	resp.Diagnostics.Append(diags...)
 	if diags.HasError() {
 		return
+	}
+	if token != "" && resp.Private != nil {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateUnconfirmedCreate, nil)...) // confirmed or dropped
 	}
 	if removed {
 		resp.State.RemoveResource(ctx) // deleted out of band: the next plan re-creates it
@@ -680,7 +734,9 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 }
 
 // ReadRaw refreshes prior from the server; removed reports an object deleted out of band.
-func (r *Resource) ReadRaw(ctx context.Context, prior tftypes.Value) (tftypes.Value, bool, diag.Diagnostics) {
+// unconfirmedCreate is the creation token of a create whose answer was lost (private state):
+// the object found is kept only if it carries it. Once ReadRaw succeeds, the mark has served.
+func (r *Resource) ReadRaw(ctx context.Context, prior tftypes.Value, unconfirmedCreate string) (tftypes.Value, bool, diag.Diagnostics) {
 	attrs := ObjectAttrs(prior)
 	meta, ok := metaFromAttrs(attrs)
 	if !ok {
@@ -692,7 +748,11 @@ func (r *Resource) ReadRaw(ctx context.Context, prior tftypes.Value) (tftypes.Va
 	if u == nil {
 		return prior, removed, diags
 	}
-	st, diags := r.ReadFrom(prior, u, isImporting(attrs, r.kind.Node()))
+	if unconfirmedCreate != "" && !r.confirmCreate(u, unconfirmedCreate, &diags) {
+		return prior, true, diags
+	}
+	st, more := r.ReadFrom(prior, u, isImporting(attrs, r.kind.Node()))
+	diags.Append(more...)
 	return st, false, diags
 }
 
@@ -761,11 +821,19 @@ func metaFromAttrs(attrs map[string]tftypes.Value) (objMeta, bool) {
 }
 
 func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	resp.Diagnostics.Append(r.DeleteRaw(ctx, req.State.Raw)...)
+	var token string
+	if req.Private != nil {
+		raw, d := req.Private.GetKey(ctx, privateUnconfirmedCreate)
+		resp.Diagnostics.Append(d...)
+		token = tokenFrom(raw)
+	}
+	resp.Diagnostics.Append(r.DeleteRaw(ctx, req.State.Raw, token)...)
 }
 
-// DeleteRaw deletes the object of state prior and waits until it is gone.
-func (r *Resource) DeleteRaw(ctx context.Context, prior tftypes.Value) diag.Diagnostics {
+// DeleteRaw deletes the object of state prior and waits until it is gone. unconfirmedCreate is
+// the creation token of a create whose answer was lost and that no refresh has confirmed since
+// (a destroy with -refresh=false): only an object carrying it is deleted.
+func (r *Resource) DeleteRaw(ctx context.Context, prior tftypes.Value, unconfirmedCreate string) diag.Diagnostics {
 	var diags diag.Diagnostics
 	attrs := ObjectAttrs(prior)
 	meta, ok := metaFromAttrs(attrs)
@@ -779,6 +847,22 @@ func (r *Resource) DeleteRaw(ctx context.Context, prior tftypes.Value) diag.Diag
 	timeout := timeoutFrom(attrs[AttrTimeouts], "delete", 10*time.Minute)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if unconfirmedCreate != "" {
+		u, err := ri.Get(ctx, meta.name, getOptions)
+		if objectGone(err, meta.name) {
+			return diags // never created: nothing to delete
+		}
+		if err != nil {
+			diags.AddError("Cannot read "+r.kind.GVK.Kind, apiErrorDetail(err))
+			return diags
+		}
+		if u.GetAnnotations()[CreationTokenAnnotation] != unconfirmedCreate {
+			diags.AddWarning(fmt.Sprintf("%s %q was not created by this resource", r.kind.GVK.Kind, r.describe(meta)),
+				"The create of this resource lost the server's answer, and the object of this name does not carry its creation "+
+					"token: another configuration made it. It was left alone.")
+			return diags
+		}
+	}
 	policy := metav1.DeletePropagationForeground
 	if r.kind.Hooks.AfterDelete != nil {
 		policy = metav1.DeletePropagationBackground

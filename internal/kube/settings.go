@@ -121,10 +121,10 @@ func setSettingsAnnotation(body map[string]any, settings string) {
 // kubectlLastApplied is the annotation `kubectl apply` (client-side) keeps its own record in.
 const kubectlLastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
-// withoutSettingsAnnotation returns a copy of u without the settings annotation, and the
-// annotations it had.
+// withoutSettingsAnnotation returns a copy of u without the provider's own annotations (the
+// settings and a creation token), and the annotations it had.
 func withoutSettingsAnnotation(u *unstructured.Unstructured) (*unstructured.Unstructured, map[string]string) {
-	return withoutAnnotations(u, SettingsAnnotation)
+	return withoutAnnotations(u, SettingsAnnotation, CreationTokenAnnotation)
 }
 
 // withoutAnnotations returns u without the named annotations (a copy when it had any), and the

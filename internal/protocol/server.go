@@ -469,12 +469,13 @@ func (s *server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRe
 	if fetched != nil {
 		newState, diags = r.ReadFrom(current, fetched, false)
 	} else {
-		newState, removed, diags = r.ReadRaw(ctx, current)
+		newState, removed, diags = r.ReadRaw(ctx, current, kube.UnconfirmedCreate(req.Private))
 	}
 	resp.Diagnostics = toProtoDiags(diags)
 	if diags.HasError() {
 		return resp, nil
 	}
+	resp.Private = kube.WithoutUnconfirmedCreate(resp.Private) // confirmed or dropped by the read
 	if removed {
 		newState = tftypes.NewValue(f.typ, nil)
 		resp.NewIdentity = req.CurrentIdentity
@@ -512,15 +513,15 @@ func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyRe
 	newState := prior // on failure the object is as it was
 	switch {
 	case planned.IsNull():
-		diags = r.DeleteRaw(ctx, prior)
+		diags = r.DeleteRaw(ctx, prior, kube.UnconfirmedCreate(req.PlannedPrivate))
 		if !diags.HasError() {
 			newState = planned
 		}
 	default:
 		state := tftypes.Value{}
-		var pending bool
-		r.ApplyRaw(ctx, planned, config, prior, &state, &pending, &diags)
-		resp.Private = kube.WithWaitPending(req.PlannedPrivate, pending)
+		var marks kube.ApplyMarks
+		r.ApplyRaw(ctx, planned, config, prior, &state, &marks, &diags)
+		resp.Private = kube.WithApplyMarks(req.PlannedPrivate, marks)
 		if state.Type() != nil {
 			newState = state // the object exists (even if waiting failed): record it
 		}
