@@ -3,6 +3,9 @@ package kube
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sort"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -21,10 +24,17 @@ import (
 // Helm, another Terraform configuration), with their identity for an import block and, with
 // `include_resource = true`, the values of the configuration that reproduces each object
 // (see configFrom), from which `terraform query -generate-config-out` writes resource blocks.
+//
+// Objects that a controller owns (a controller ownerReference: the LeaderWorkerSets a
+// DisaggregatedSet creates for its roles) are left out unless `include_controlled = true`: their
+// controller creates, changes and deletes them, so an import block for one makes Terraform
+// manage it beside the controller, and re-create an old revision's object after the controller
+// deleted it. The list says how many it left out, and whose.
 
 const (
-	listAttrNamespace     = "namespace"
-	listAttrLabelSelector = "label_selector"
+	listAttrNamespace         = "namespace"
+	listAttrLabelSelector     = "label_selector"
+	listAttrIncludeControlled = "include_controlled"
 )
 
 var _ list.ListResourceWithConfigure = (*Resource)(nil)
@@ -45,6 +55,12 @@ func (r *Resource) ListResourceConfigSchema(_ context.Context, _ list.ListResour
 		attrs[listAttrNamespace] = listschema.StringAttribute{Optional: true,
 			MarkdownDescription: "The namespace to list; every namespace when left out."}
 	}
+	attrs[listAttrIncludeControlled] = listschema.BoolAttribute{Optional: true,
+		MarkdownDescription: fmt.Sprintf("Also list the %ss that a controller owns (a `metadata.owner_references` entry with "+
+			"`controller = true`, such as the LeaderWorkerSets a DisaggregatedSet creates for its roles). Default `false`: "+
+			"they are left out, with a warning that counts them and names their owners' kinds, because their controller "+
+			"creates, changes and deletes them, and a resource imported from one would fight it (after the owner's next "+
+			"revision, Terraform would create the old revision's object again).", r.kind.GVK.Kind)}
 	resp.Schema = listschema.Schema{
 		MarkdownDescription: fmt.Sprintf("Lists the %ss of the cluster, for `terraform query`.", r.kind.GVK.Kind),
 		Attributes:          attrs,
@@ -58,20 +74,31 @@ func (r *Resource) List(ctx context.Context, req list.ListRequest, stream *list.
 	if r.kind.Namespaced {
 		ns = listConfigString(ctx, req.Config, listAttrNamespace, &diags)
 	}
+	includeControlled := listConfigBool(ctx, req.Config, listAttrIncludeControlled, &diags)
 	if selector != "" {
 		if _, err := labels.Parse(selector); err != nil {
 			diags.AddAttributeError(path.Root(listAttrLabelSelector), "Invalid label selector", err.Error())
 		}
 	}
 	var items []unstructured.Unstructured
+	var skipped []metav1.OwnerReference
 	if !diags.HasError() {
-		items = r.listObjects(ctx, ns, selector, req.Limit, &diags)
+		items, skipped = r.listObjects(ctx, ns, selector, req.Limit, includeControlled, &diags)
 	}
 	if diags.HasError() {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
+	if len(skipped) > 0 {
+		// First in the stream: Terraform stops reading at the limit (terraform v1.14.3
+		// internal/plugin6/grpc_provider.go, GRPCProvider.ListResource), and takes a result
+		// with warnings and no identity as diagnostics only.
+		diags.Append(r.skippedWarning(skipped))
+	}
 	stream.Results = func(push func(list.ListResult) bool) {
+		if len(diags) > 0 && !push(list.ListResult{Diagnostics: diags}) {
+			return
+		}
 		for i := range items {
 			if !push(r.listResult(ctx, req, &items[i])) {
 				return
@@ -81,40 +108,100 @@ func (r *Resource) List(ctx context.Context, req list.ListRequest, stream *list.
 }
 
 // listObjects lists the kind's objects page by page (500 a page, as kubectl does), up to
-// limit (0: all).
-func (r *Resource) listObjects(ctx context.Context, ns, selector string, limit int64, diags *diag.Diagnostics) []unstructured.Unstructured {
+// limit (0: all). Unless includeControlled, objects with a controller ownerReference are left
+// out; skipped holds the controller reference of each.
+func (r *Resource) listObjects(ctx context.Context, ns, selector string, limit int64, includeControlled bool,
+	diags *diag.Diagnostics) (items []unstructured.Unstructured, skipped []metav1.OwnerReference) {
 	ri := r.client(diags, ns)
 	if ri == nil {
-		return nil
+		return nil, nil
 	}
-	var items []unstructured.Unstructured
 	opts := metav1.ListOptions{LabelSelector: selector, Limit: 500}
 	for {
 		page, err := ri.List(ctx, opts)
 		if isNotFound(err) {
 			diags.AddError("Cannot list "+r.kind.GVK.Kind, notServedDetail(r.kind.GVR(), r.kind.GVK.Kind, err))
-			return nil
+			return nil, nil
 		}
 		if err != nil {
 			diags.AddError("Cannot list "+r.kind.GVK.Kind, apiErrorDetail(err))
-			return nil
+			return nil, nil
 		}
-		items = append(items, page.Items...)
-		if limit > 0 && int64(len(items)) >= limit {
-			return items[:limit]
+		for i := range page.Items {
+			if ref := metav1.GetControllerOf(&page.Items[i]); ref != nil && !includeControlled {
+				skipped = append(skipped, *ref)
+				continue
+			}
+			items = append(items, page.Items[i])
+			if limit > 0 && int64(len(items)) >= limit {
+				return items, skipped
+			}
 		}
 		if opts.Continue = page.GetContinue(); opts.Continue == "" {
-			return items
+			return items, skipped
 		}
 	}
+}
+
+// skippedWarning says how many objects the list left out because a controller owns them, by
+// the owners' kinds, e.g. "3 LeaderWorkerSets owned by a DisaggregatedSet were skipped".
+func (r *Resource) skippedWarning(skipped []metav1.OwnerReference) diag.Diagnostic {
+	counts := map[string]int{}
+	owners := map[string][]string{}
+	for _, ref := range skipped {
+		if len(owners[ref.Kind]) < 5 && !slices.Contains(owners[ref.Kind], ref.Name) {
+			owners[ref.Kind] = append(owners[ref.Kind], ref.Name)
+		}
+		counts[ref.Kind]++
+	}
+	kinds := make([]string, 0, len(counts))
+	for k := range counts {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	var parts, names []string
+	for _, k := range kinds {
+		parts = append(parts, fmt.Sprintf("%s owned by %s %s", countOf(counts[k], r.kind.GVK.Kind), article(k), k))
+		names = append(names, fmt.Sprintf("%s %s", k, strings.Join(owners[k], ", ")))
+	}
+	verb := "were"
+	if len(skipped) == 1 {
+		verb = "was"
+	}
+	summary := fmt.Sprintf("%s %s skipped", strings.Join(parts, " and "), verb)
+	return diag.NewWarningDiagnostic(summary, fmt.Sprintf(
+		"%s. Their controller (owners: %s) creates, changes and deletes them: a resource imported from one would make "+
+			"Terraform manage it beside the controller, and create it again after the controller replaced it. Manage the "+
+			"owner instead, or set %s = true in the list block's config to list them as well.",
+		summary, strings.Join(names, "; "), listAttrIncludeControlled))
+}
+
+// countOf is "1 LeaderWorkerSet" or "3 LeaderWorkerSets".
+func countOf(n int, kind string) string {
+	if n == 1 {
+		return "1 " + kind
+	}
+	return fmt.Sprintf("%d %ss", n, kind)
+}
+
+// article is the indefinite article of a kind's name.
+func article(kind string) string {
+	if kind != "" && strings.ContainsRune("AEIOU", rune(kind[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // listResult is one object found: its identity and, when asked, its state as an import
 // would record it.
 func (r *Resource) listResult(ctx context.Context, req list.ListRequest, u *unstructured.Unstructured) list.ListResult {
 	meta := objMeta{name: u.GetName(), namespace: u.GetNamespace()}
+	display := r.importID(meta)
+	if ref := metav1.GetControllerOf(u); ref != nil { // listed with include_controlled
+		display += fmt.Sprintf(" (controlled by %s %s)", ref.Kind, ref.Name)
+	}
 	res := list.ListResult{
-		DisplayName: r.importID(meta),
+		DisplayName: display,
 		Identity:    &tfsdk.ResourceIdentity{Schema: req.ResourceIdentitySchema, Raw: r.IdentityValue(meta.namespace, meta.name)},
 	}
 	if !req.IncludeResource {
@@ -195,6 +282,16 @@ func nullAttributes(typ tftypes.Type) tftypes.Value {
 		attrs[name] = tftypes.NewValue(at, nil)
 	}
 	return tftypes.NewValue(typ, attrs)
+}
+
+// listConfigBool reads an optional bool of a list block's config: false when null.
+func listConfigBool(ctx context.Context, config tfsdk.Config, name string, diags *diag.Diagnostics) bool {
+	var v types.Bool
+	diags.Append(config.GetAttribute(ctx, path.Root(name), &v)...)
+	if v.IsUnknown() {
+		diags.AddAttributeError(path.Root(name), "Value not known", name+" must be known when the query runs.")
+	}
+	return v.ValueBool()
 }
 
 // listConfigString reads an optional string of a list block's config: "" when null.
