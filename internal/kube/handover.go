@@ -183,7 +183,8 @@ func declaredPath(node *k8sschema.Node, obj any, p fieldpath.Path) (string, []an
 }
 
 // foreignKey reports whether p goes through a key of a map whose foreign keys are not drift
-// (labels and annotations others add) that the apply body does not carry.
+// (labels and annotations others add) that the apply body does not carry, or is such a map that
+// the body does not carry at all.
 func foreignKey(node *k8sschema.Node, p fieldpath.Path, body map[string]any) bool {
 	n := node
 	var doc any = body
@@ -206,7 +207,8 @@ func foreignKey(node *k8sschema.Node, p fieldpath.Path, body map[string]any) boo
 		}
 		doc = childOf(doc, pe)
 	}
-	return false
+	// The map itself (its existence): removing it would remove every key others added.
+	return n != nil && n.Kind == k8sschema.KindMap && n.KeysFromPrior && doc == nil
 }
 
 // inDocument reports whether the path p, or a path below it, is in the JSON document doc: the

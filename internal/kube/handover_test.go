@@ -1,0 +1,166 @@
+package kube_test
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+)
+
+// liveLWS is a LeaderWorkerSet as the server holds it: a worker container with env and ports,
+// a label and kubectl's annotation, replicas, status, and the given managed fields.
+func liveLWS(entries ...map[string]any) *unstructured.Unstructured {
+	obj := map[string]any{
+		"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
+		"metadata": map[string]any{"name": "vllm", "namespace": "default", "resourceVersion": "42",
+			"labels":      map[string]any{"app": "vllm", "team": "oncall"},
+			"annotations": map[string]any{"kubectl.kubernetes.io/last-applied-configuration": "{}"}},
+		"spec": map[string]any{"replicas": int64(3), "leaderWorkerTemplate": map[string]any{"size": int64(2),
+			"workerTemplate": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{
+				"name": "vllm", "image": "vllm/vllm-openai:v0.11.0",
+				"env":   []any{map[string]any{"name": "DEBUG", "value": "1"}},
+				"ports": []any{map[string]any{"containerPort": int64(8000), "protocol": "TCP"}},
+			}}}}}},
+		"status": map[string]any{"replicas": int64(3)},
+	}
+	var managed []any
+	for _, e := range entries {
+		managed = append(managed, e)
+	}
+	obj["metadata"].(map[string]any)["managedFields"] = managed
+	return &unstructured.Unstructured{Object: obj}
+}
+
+const (
+	container = `{"f:spec":{"f:leaderWorkerTemplate":{"f:workerTemplate":{"f:spec":{"f:containers":{"k:{\"name\":\"vllm\"}":`
+	// the provider's own apply of the body below
+	ownFields = `{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:replicas":{},"f:leaderWorkerTemplate":{"f:size":{},"f:workerTemplate":{"f:spec":{"f:containers":{"k:{\"name\":\"vllm\"}":{".":{},"f:name":{},"f:image":{}}}}}}}}`
+	// kubectl patch adding env
+	patchEnv = container + `{"f:env":{".":{},"k:{\"name\":\"DEBUG\"}":{".":{},"f:name":{},"f:value":{}}}}}}}}}}`
+	// kubectl apply (client-side) that created the object: everything it wrote
+	csaFields = `{"f:metadata":{"f:annotations":{".":{},"f:kubectl.kubernetes.io/last-applied-configuration":{}},"f:labels":{".":{},"f:app":{},"f:team":{}}},` +
+		`"f:spec":{".":{},"f:replicas":{},"f:leaderWorkerTemplate":{".":{},"f:size":{},"f:workerTemplate":{".":{},"f:spec":{".":{},"f:containers":{".":{},"k:{\"name\":\"vllm\"}":{".":{},"f:name":{},"f:image":{},` +
+		`"f:ports":{".":{},"k:{\"containerPort\":8000,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{},"f:protocol":{}}}}}}}}}}`
+	statusFields = `{"f:status":{"f:replicas":{}}}`
+)
+
+// applyBody is what the configuration sends: the app label, replicas, size, the container's
+// name and image; no env, no ports.
+func applyBody() map[string]any {
+	return map[string]any{
+		"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
+		"metadata": map[string]any{"name": "vllm", "namespace": "default", "labels": map[string]any{"app": "vllm"}},
+		"spec": map[string]any{"replicas": float64(3), "leaderWorkerTemplate": map[string]any{"size": float64(2),
+			"workerTemplate": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{
+				"name": "vllm", "image": "vllm/vllm-openai:v0.11.0"}}}}}},
+	}
+}
+
+func fieldsOf(t *testing.T, entries []metav1.ManagedFieldsEntry, manager string) map[string]any {
+	t.Helper()
+	for _, e := range entries {
+		if e.Manager == manager && e.Subresource == "" {
+			var m map[string]any
+			if err := json.Unmarshal(e.FieldsV1.Raw, &m); err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}
+	}
+	return nil
+}
+
+func TestPlanHandover(t *testing.T) {
+	envPath := "spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].env"
+	portsPath := "spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].ports"
+	manageReplicas := func(b bool) map[string]tftypes.Value {
+		return map[string]tftypes.Value{"manage_replicas": tftypes.NewValue(tftypes.Bool, b)}
+	}
+
+	t.Run("a field kubectl patch added is taken and removed", func(t *testing.T) {
+		live := liveLWS(managedEntry("kubeinfer", "Apply", "", ownFields), managedEntry("kubectl-patch", "Update", "", patchEnv),
+			managedEntry("lws-controller", "Update", "status", statusFields))
+		entries, stray, _, err := kube.PlanHandover(leaderworkerset.Kind, live, applyBody(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{envPath, envPath + "[0]", envPath + "[0].name", envPath + "[0].value"}; !slices.Equal(stray, want) {
+			t.Errorf("stray = %v, want %v", stray, want)
+		}
+		if fieldsOf(t, entries, "kubectl-patch") != nil {
+			t.Errorf("kubectl-patch keeps an entry: %v", entries)
+		}
+		own, _ := json.Marshal(fieldsOf(t, entries, "kubeinfer"))
+		if !json.Valid(own) || !strings.Contains(string(own), `"f:env"`) {
+			t.Errorf("the provider's entry lacks env: %s", own)
+		}
+		if len(entries) != 2 || entries[1].Subresource != "status" {
+			t.Errorf("the status entry must stay as it was: %v", entries)
+		}
+	})
+
+	t.Run("the creator of an imported object hands over what the configuration declares", func(t *testing.T) {
+		live := liveLWS(managedEntry("kubectl-client-side-apply", "Update", "", csaFields))
+		entries, stray, shared, err := kube.PlanHandover(leaderworkerset.Kind, live, applyBody(), manageReplicas(true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !shared {
+			t.Error("kubectl co-owns declared fields: shared must be reported")
+		}
+		for _, p := range stray {
+			if !strings.HasPrefix(p, portsPath) {
+				t.Errorf("stray %s: only the ports are left out of the configuration", p)
+			}
+		}
+		if len(stray) == 0 {
+			t.Fatal("the ports must be removed")
+		}
+		left, _ := json.Marshal(fieldsOf(t, entries, "kubectl-client-side-apply"))
+		for _, kept := range []string{`f:kubectl.kubernetes.io/last-applied-configuration`, `f:team`} {
+			if !strings.Contains(string(left), kept) {
+				t.Errorf("kubectl must keep %s (outside the configuration): %s", kept, left)
+			}
+		}
+		for _, taken := range []string{`f:image`, `f:ports`, `f:app`, `f:size`} {
+			if strings.Contains(string(left), taken) {
+				t.Errorf("kubectl keeps %s: %s", taken, left)
+			}
+		}
+		own, _ := json.Marshal(fieldsOf(t, entries, "kubeinfer"))
+		if !strings.Contains(string(own), `f:ports`) || strings.Contains(string(own), `f:image`) {
+			t.Errorf("the new provider entry holds the stray fields only (the apply owns what it sends): %s", own)
+		}
+	})
+
+	t.Run("replicas left to an autoscaler are not taken", func(t *testing.T) {
+		live := liveLWS(managedEntry("kubectl-client-side-apply", "Update", "", csaFields))
+		body := applyBody()
+		delete(body["spec"].(map[string]any), "replicas")
+		entries, _, _, err := kube.PlanHandover(leaderworkerset.Kind, live, body, manageReplicas(false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		left, _ := json.Marshal(fieldsOf(t, entries, "kubectl-client-side-apply"))
+		if !strings.Contains(string(left), `f:replicas`) {
+			t.Errorf("replicas must stay with their manager: %s", left)
+		}
+	})
+
+	t.Run("nothing to hand over", func(t *testing.T) {
+		live := liveLWS(managedEntry("kubeinfer", "Apply", "", ownFields), managedEntry("kubectl-label", "Update", "",
+			`{"f:metadata":{"f:labels":{"f:team":{}}}}`), managedEntry("lws-controller", "Update", "status", statusFields))
+		entries, stray, shared, err := kube.PlanHandover(leaderworkerset.Kind, live, applyBody(), nil)
+		if err != nil || entries != nil || stray != nil || shared {
+			t.Errorf("got %v, %v, %v, %v; want nothing: a foreign label and status are outside the configuration", entries, stray, shared, err)
+		}
+	})
+}
+
