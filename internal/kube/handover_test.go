@@ -163,4 +163,3 @@ func TestPlanHandover(t *testing.T) {
 		}
 	})
 }
-
