@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
@@ -283,4 +284,47 @@ func TestLiteralSecretEnvWarns(t *testing.T) {
 	if !ok || dp.Path().String() != want {
 		t.Errorf("the warning is not on %s: %#v", want, w)
 	}
+}
+
+// TestAccLeaderWorkerSet_undeclaredFieldsAtOnce: on the released CRD, a configuration that sets
+// two fields the CRD does not declare (both in spec, of which the server names only the first
+// it meets) fails in one apply that names both attributes, and fast: the server's 500 is not
+// retried (eight tries took about 16 s), and dry runs without the named field find the other.
+// Without them the next apply creates the object.
+func TestAccLeaderWorkerSet_undeclaredFieldsAtOnce(t *testing.T) {
+	name := "acc-vllm-undeclared"
+	lwsClient(t)
+	pc := acctest.ProviderConfig(t)
+	var start time.Time
+	newer := func(l *lwsv1.LeaderWorkerSet) {
+		l.Spec.GroupIdentity = lwsv1.GroupIdentityHash
+		l.Spec.GroupReplacementPolicy = lwsv1.GroupReplacementImmediate
+	}
+	attr := func(a string) string {
+		return `spec\.` + a + `:\s+` + spaced("The LeaderWorkerSet CRD installed in the cluster does not declare")
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             controllerCleanedUp(t, name),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() { start = time.Now() },
+				Config:    pc + vllm(lwsfixture.VLLM(name, 1, 2, lwsfixture.SmallGPU, newer), "wait_for_rollout = false"),
+				ExpectError: regexp.MustCompile(`(?s)Error: Cannot apply LeaderWorkerSet.*(` +
+					attr("group_identity") + `.*Error: Cannot apply LeaderWorkerSet.*` + attr("group_replacement_policy") + `|` +
+					attr("group_replacement_policy") + `.*Error: Cannot apply LeaderWorkerSet.*` + attr("group_identity") + `)`),
+			},
+			{
+				PreConfig: func() {
+					// The whole failed step: plan, apply and Terraform's own commands.
+					if took := time.Since(start); took > 8*time.Second {
+						t.Errorf("the apply that failed on two undeclared fields took %v, want well under the 16 s of retries", took)
+					} else {
+						t.Logf("the step whose apply failed on two undeclared fields took %v", took)
+					}
+				},
+				Config: pc + vllm(lwsfixture.VLLM(name, 1, 2, lwsfixture.SmallGPU), "wait_for_rollout = false"),
+			},
+		},
+	})
 }
