@@ -23,8 +23,8 @@ import (
 )
 
 const (
-	takenBack = "The plan sets them back to the configuration (an attribute the configuration does not declare is removed) and the apply takes ownership of them (force_conflicts = true). Set force_conflicts = false to fail instead."
-	keptBack  = "The plan sets them back to the configuration (an attribute the configuration does not declare is removed), but the apply fails with a conflict (force_conflicts = false). Set force_conflicts = true to take ownership, or change them through that manager."
+	takenBack = "The plan sets them back to the configuration and the apply takes ownership of them (force_conflicts = true). Set force_conflicts = false to fail instead."
+	keptBack  = "The plan sets them back to the configuration, but the apply fails with a conflict (force_conflicts = false). Set force_conflicts = true to take ownership, or change them through that manager."
 	changed   = "Since the last apply, other field managers changed attributes this resource manages:\n"
 	declared  = `matching_precedence  = 500
     distinguisher_method = { type = "ByNamespace" }`

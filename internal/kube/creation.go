@@ -38,6 +38,9 @@ type ApplyMarks struct {
 	WaitPending bool
 	// UnconfirmedCreate is the creation token of a create whose answer was lost.
 	UnconfirmedCreate string
+	// ForeignOwned records the attributes other field managers own after the apply
+	// (foreignowned.go).
+	ForeignOwned []byte
 }
 
 // WithApplyMarks returns private (the framework's encoding) with the marks set, or removed
@@ -53,6 +56,11 @@ func WithApplyMarks(private []byte, m ApplyMarks) []byte {
 			p[privateUnconfirmedCreate] = tokenValue(m.UnconfirmedCreate)
 		} else {
 			delete(p, privateUnconfirmedCreate)
+		}
+		if len(m.ForeignOwned) > 0 {
+			p[privateForeignOwned] = m.ForeignOwned
+		} else {
+			delete(p, privateForeignOwned)
 		}
 	})
 }

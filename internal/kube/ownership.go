@@ -82,9 +82,6 @@ func (r *Resource) takeoverWarning(prior, refreshed tftypes.Value, u *unstructur
 	for _, d := range drifts {
 		owners := ownersOf(d.path, owned)
 		if len(owners) == 0 {
-			owners = ownersBelow(d.path, owned) // elements another writer added to a list
-		}
-		if len(owners) == 0 {
 			continue // nobody else owns it (removed, or still ours): the apply restores it without conflict
 		}
 		p, _ := k8sschema.AttributePath(node, d.path)
@@ -111,27 +108,23 @@ func takeoverDiagnostic(lines []string, force bool) diag.Diagnostic {
 		fmt.Fprintf(&b, "  ... and %d more\n", more)
 	}
 	if force {
-		b.WriteString("The plan sets them back to the configuration (an attribute the configuration does not declare is removed) and the " +
-			"apply takes ownership of them (force_conflicts = true). " +
+		b.WriteString("The plan sets them back to the configuration and the apply takes ownership of them (force_conflicts = true). " +
 			"Set force_conflicts = false to fail instead.")
 		return diag.NewWarningDiagnostic("Fields changed outside Terraform will be taken back", b.String())
 	}
-	b.WriteString("The plan sets them back to the configuration (an attribute the configuration does not declare is removed), but " +
-		"the apply fails with a conflict (force_conflicts = false). " +
+	b.WriteString("The plan sets them back to the configuration, but the apply fails with a conflict (force_conflicts = false). " +
 		"Set force_conflicts = true to take ownership, or change them through that manager.")
 	return diag.NewWarningDiagnostic("Fields changed outside Terraform are owned by another field manager", b.String())
 }
 
-// driftsOf appends the attributes under node n whose value changed since the state was
-// recorded, including those another writer added where the state had none. Computed attributes are the server's; a list whose length changed is one drift.
+// driftsOf appends the attributes under node n that the state records (was is not null) and whose
+// value changed. Computed attributes are the server's; a list whose length changed is one drift.
 func driftsOf(n *k8sschema.Node, was, now tftypes.Value, p string, steps []any, out *[]drift) {
-	if n.Mode == k8sschema.Computed || !was.IsKnown() || !now.IsKnown() || was.Equal(now) {
-		return
+	if n.Mode == k8sschema.Computed || was.IsNull() || !was.IsKnown() || !now.IsKnown() || was.Equal(now) {
+		return // an attribute another writer added is the plan's to report (foreignRemovalWarning)
 	}
 	record := func() { *out = append(*out, drift{path: p, steps: append([]any(nil), steps...), was: was, now: now}) }
-	if now.IsNull() || was.IsNull() {
-		// Removed, or added by another writer (kubectl patch): the plan sets it back, which for
-		// an added field is its removal.
+	if now.IsNull() {
 		record()
 		return
 	}
@@ -309,25 +302,6 @@ func ownersOf(p string, owned map[string][]ownership) []string {
 	for i := len(p) - 1; i > 0; i-- {
 		if p[i] == '.' || p[i] == '[' {
 			add(owned[p[:i]], true)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// ownersBelow names the managers that own fields under p (elements of a list at p).
-func ownersBelow(p string, owned map[string][]ownership) []string {
-	seen := map[string]bool{}
-	var out []string
-	for q, os := range owned {
-		if !strings.HasPrefix(q, p+"[") && !strings.HasPrefix(q, p+".") {
-			continue
-		}
-		for _, o := range os {
-			if s := o.owner.String(); !seen[s] {
-				seen[s] = true
-				out = append(out, s)
-			}
 		}
 	}
 	sort.Strings(out)

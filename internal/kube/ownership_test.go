@@ -44,7 +44,7 @@ const (
 	workerGPU       = workerContainer + `{"f:resources":{"f:limits":{"f:nvidia.com/gpu":{}}}}}}}}}}`
 )
 
-const takeBack = "The plan sets them back to the configuration (an attribute the configuration does not declare is removed) and the apply takes ownership of them (force_conflicts = true). Set force_conflicts = false to fail instead."
+const takeBack = "The plan sets them back to the configuration and the apply takes ownership of them (force_conflicts = true). Set force_conflicts = false to fail instead."
 
 // TestTakeoverWarning: a refresh that finds attributes of the state changed and owned by another
 // field manager warns, naming them, their values and the managers, in a bounded text; attributes
@@ -97,7 +97,7 @@ func TestTakeoverWarning(t *testing.T) {
 		summary: "Fields changed outside Terraform are owned by another field manager",
 		detail: "Since the last apply, other field managers changed attributes this resource manages:\n" +
 			`  spec.leader_worker_template.worker_template.spec.containers[0].image = "vllm/vllm-openai:v0.12.0" (was "vllm/vllm-openai:v0.11.0"), owned by "kubectl-edit" (Update)` + "\n" +
-			"The plan sets them back to the configuration (an attribute the configuration does not declare is removed), but the apply fails with a conflict (force_conflicts = false). Set force_conflicts = true to take ownership, or change them through that manager.",
+			"The plan sets them back to the configuration, but the apply fails with a conflict (force_conflicts = false). Set force_conflicts = true to take ownership, or change them through that manager.",
 	}, {
 		name: "planned default, autoscaler through the scale subresource, long value",
 		drift: func(obj map[string]any) {

@@ -264,12 +264,16 @@ func dedupe(errs field.ErrorList) field.ErrorList {
 // ModifyPlan plans the server's defaults, the identifier and replacements.
 func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var waitPending bool
+	var foreignOwned []byte
 	if req.Private != nil {
 		marker, markerDiags := req.Private.GetKey(ctx, privateWaitPending)
 		resp.Diagnostics.Append(markerDiags...)
 		waitPending = string(marker) == "true"
+		record, recordDiags := req.Private.GetKey(ctx, privateForeignOwned)
+		resp.Diagnostics.Append(recordDiags...)
+		foreignOwned = record
 	}
-	planned, replace, diags := r.PlanChange(req.Config.Raw, req.Plan.Raw, req.State.Raw, waitPending)
+	planned, replace, diags := r.PlanChange(req.Config.Raw, req.Plan.Raw, req.State.Raw, waitPending, foreignOwned)
 	resp.Plan.Raw = planned
 	resp.RequiresReplace = append(resp.RequiresReplace, replace...)
 	resp.Diagnostics.Append(diags...)
@@ -281,7 +285,10 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 //
 // waitPending says the last apply recorded the object without seeing its wait finish (private
 // state): the plan is then an update, at least one that only waits (warnCarryOnWait says so).
-func (r *Resource) PlanChange(config, plan, prior tftypes.Value, waitPending bool) (tftypes.Value, path.Paths, diag.Diagnostics) {
+//
+// foreignOwned is the last refresh's record of the attributes other field managers own (private
+// state): the plan warns when it removes one of them.
+func (r *Resource) PlanChange(config, plan, prior tftypes.Value, waitPending bool, foreignOwned []byte) (tftypes.Value, path.Paths, diag.Diagnostics) {
 	planned, replace, diags := r.planOnce(config, plan, prior)
 	if !prior.IsNull() && plan.Equal(prior) && !diags.HasError() && (waitPending || !planned.Equal(prior)) {
 		// Terraform proposed no change, but a planned default sets back a value another actor
@@ -292,6 +299,9 @@ func (r *Resource) PlanChange(config, plan, prior tftypes.Value, waitPending boo
 	}
 	if waitPending && !prior.IsNull() && len(replace) == 0 && !diags.HasError() {
 		warnCarryOnWait(&diags)
+	}
+	if len(replace) == 0 && !diags.HasError() {
+		diags.Append(r.foreignRemovalWarning(foreignOwned, planned, prior)...)
 	}
 	return planned, replace, diags
 }
@@ -477,6 +487,7 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	if resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateWaitPending, waitPendingValue(marks.WaitPending))...)
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateUnconfirmedCreate, tokenValue(marks.UnconfirmedCreate))...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateForeignOwned, marks.ForeignOwned)...)
 	}
 	if resp.Identity != nil {
 		resp.Identity.Raw = r.IdentityOf(resp.State.Raw)
@@ -489,6 +500,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	if resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateWaitPending, waitPendingValue(marks.WaitPending))...)
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateUnconfirmedCreate, nil)...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateForeignOwned, marks.ForeignOwned)...)
 	}
 	if resp.Identity != nil {
 		resp.Identity.Raw = r.IdentityOf(resp.State.Raw)
@@ -652,6 +664,7 @@ func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Val
 		return
 	}
 	*state = newState
+	marks.ForeignOwned = r.foreignOwnedRecord(out)
 }
 
 // stateFrom turns a server object into state, keeping prior's spelling where equal.
@@ -715,10 +728,13 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		resp.Diagnostics.Append(d...)
 		token = tokenFrom(raw)
 	}
-	st, removed, diags := r.ReadRaw(ctx, req.State.Raw, token)
+	st, removed, foreign, diags := r.ReadRaw(ctx, req.State.Raw, token)
 	resp.Diagnostics.Append(diags...)
 	if diags.HasError() {
 		return
+	}
+	if resp.Private != nil && !removed {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateForeignOwned, foreign)...)
 	}
 	if token != "" && resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateUnconfirmedCreate, nil)...) // confirmed or dropped
@@ -733,27 +749,27 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	}
 }
 
-// ReadRaw refreshes prior from the server; removed reports an object deleted out of band.
+// ReadRaw refreshes prior from the server; removed reports an object deleted out of band, and
+// foreignOwned is the record of the attributes other field managers own (private state).
 // unconfirmedCreate is the creation token of a create whose answer was lost (private state):
 // the object found is kept only if it carries it. Once ReadRaw succeeds, the mark has served.
-func (r *Resource) ReadRaw(ctx context.Context, prior tftypes.Value, unconfirmedCreate string) (tftypes.Value, bool, diag.Diagnostics) {
+func (r *Resource) ReadRaw(ctx context.Context, prior tftypes.Value, unconfirmedCreate string) (st tftypes.Value, removed bool, foreignOwned []byte, diags diag.Diagnostics) {
 	attrs := ObjectAttrs(prior)
 	meta, ok := metaFromAttrs(attrs)
 	if !ok {
-		var diags diag.Diagnostics
 		diags.AddError("Invalid state", "The state has no metadata.name; re-import the object.")
-		return prior, false, diags
+		return prior, false, nil, diags
 	}
 	u, removed, diags := r.Fetch(ctx, meta.namespace, meta.name)
 	if u == nil {
-		return prior, removed, diags
+		return prior, removed, nil, diags
 	}
 	if unconfirmedCreate != "" && !r.confirmCreate(u, unconfirmedCreate, &diags) {
-		return prior, true, diags
+		return prior, true, nil, diags
 	}
-	st, more := r.ReadFrom(prior, u, isImporting(attrs, r.kind.Node()))
+	st, foreignOwned, more := r.ReadFrom(prior, u, isImporting(attrs, r.kind.Node()))
 	diags.Append(more...)
-	return st, false, diags
+	return st, false, foreignOwned, diags
 }
 
 // Fetch gets the object namespace/name; removed reports that it no longer exists.
@@ -781,18 +797,19 @@ func (r *Resource) Fetch(ctx context.Context, namespace, name string) (u *unstru
 	return u, false, diags
 }
 
-// ReadFrom computes the refreshed state from the prior state and the object read.
-func (r *Resource) ReadFrom(prior tftypes.Value, u *unstructured.Unstructured, importing bool) (tftypes.Value, diag.Diagnostics) {
+// ReadFrom computes the refreshed state from the prior state and the object read, and the
+// record of the attributes other field managers own (foreignowned.go).
+func (r *Resource) ReadFrom(prior tftypes.Value, u *unstructured.Unstructured, importing bool) (tftypes.Value, []byte, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	st, err := r.stateFrom(prior, u, importing)
 	if err != nil {
 		diags.AddError("Cannot read back "+r.kind.GVK.Kind, err.Error())
-		return prior, diags
+		return prior, nil, diags
 	}
 	if !importing {
 		diags.Append(r.takeoverWarning(prior, st, u)...)
 	}
-	return st, diags
+	return st, r.foreignOwnedRecord(u), diags
 }
 
 // isImporting reports whether state holds nothing but the identity (fresh from ImportState).

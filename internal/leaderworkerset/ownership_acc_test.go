@@ -106,11 +106,11 @@ func jsonPatch(t *testing.T, c dynamic.ResourceInterface, name, manager, patch s
 	}
 }
 
-// expectWarningContaining checks that one warning recorded since the last check contains every
+// expectPlanWarning checks that one plan warning recorded since the last check contains every
 // part.
-func expectWarningContaining(w *kubetest.Warnings, parts ...string) resource.TestCheckFunc {
+func expectPlanWarning(w *kubetest.Warnings, parts ...string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		got := w.Distinct()
+		got := w.TakePlan()
 		for _, g := range got {
 			all := true
 			for _, p := range parts {
@@ -125,8 +125,7 @@ func expectWarningContaining(w *kubetest.Warnings, parts ...string) resource.Tes
 }
 
 // TestAccLeaderWorkerSet_foreignAddedField: during an incident someone adds an env var to the
-// worker with `kubectl patch --type=json`. The refresh warns, naming the manager; the plan
-// removes it; the apply removes it from the cluster (server-side apply alone would leave it, as
+// worker with `kubectl patch --type=json`. The plan removes it and warns, naming the manager; the apply removes it from the cluster (server-side apply alone would leave it, as
 // kubectl-patch owns it) and the next plan is empty. A label another manager added stays.
 func TestAccLeaderWorkerSet_foreignAddedField(t *testing.T) {
 	const name = "acc-foreign-added"
@@ -140,7 +139,7 @@ func TestAccLeaderWorkerSet_foreignAddedField(t *testing.T) {
 			{Config: cfg},
 			{
 				PreConfig: func() {
-					w.Take()
+					w.TakePlan()
 					jsonPatch(t, c, name, "kubectl-patch", `[{"op":"add","path":"/spec/leaderWorkerTemplate/workerTemplate/spec/containers/0/env","value":[{"name":"DEBUG","value":"1"}]}]`)
 					jsonPatch(t, c, name, "kubectl-label", `[{"op":"add","path":"/metadata/labels/team","value":"oncall"}]`)
 				},
@@ -150,8 +149,8 @@ func TestAccLeaderWorkerSet_foreignAddedField(t *testing.T) {
 					plancheck.ExpectKnownValue(addr, workerContainer.AtMapKey("env"), knownvalue.Null()),
 				}},
 				Check: resource.ComposeTestCheckFunc(
-					expectWarningContaining(&w, "spec.leader_worker_template.worker_template.spec.containers[0].env",
-						`(was null), owned by "kubectl-patch" (Update)`, "is removed"),
+					expectPlanWarning(&w, "Attributes owned by other field managers will be removed",
+						`spec.leader_worker_template.worker_template.spec.containers[0].env, owned by "kubectl-patch" (Update)`),
 					serverLacks(t, c, name, "env"),
 					serverKeeps(t, c, name, map[string]string{"team": "oncall"}, nil),
 				),
@@ -224,8 +223,13 @@ func TestAccLeaderWorkerSet_removeFromAdopted(t *testing.T) {
 			withoutPorts := ownedLWS(t, name, `app = "vllm"`, ``)
 			kept := serverKeeps(t, c, name, map[string]string{"team": "inference"},
 				map[string]string{"example.com/runbook": "https://runbooks.example.com/vllm"})
+			manager := `"kubectl-client-side-apply" (Update)`
+			if serverSide {
+				manager = `"kubectl" (Apply)`
+			}
+			var w kubetest.Warnings
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
 				CheckDestroy:             controllerCleanedUp(t, name),
 				Steps: []resource.TestStep{
 					{
@@ -243,7 +247,10 @@ func TestAccLeaderWorkerSet_removeFromAdopted(t *testing.T) {
 							plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 							plancheck.ExpectKnownValue(addr, workerContainer.AtMapKey("ports"), knownvalue.Null()),
 						}},
-						Check: resource.ComposeTestCheckFunc(serverLacks(t, c, name, "ports"), kept, lastAppliedKept(t, c, name, !serverSide)),
+						Check: resource.ComposeTestCheckFunc(
+							expectPlanWarning(&w, "Attributes owned by other field managers will be removed",
+								"spec.leader_worker_template.worker_template.spec.containers[0].ports, owned by "+manager),
+							serverLacks(t, c, name, "ports"), kept, lastAppliedKept(t, c, name, !serverSide)),
 					},
 					{Config: withoutPorts, PlanOnly: true},
 					{ // and back: the port is added again by this configuration alone

@@ -32,7 +32,7 @@ import (
 const (
 	image        = "vllm/vllm-openai:v0.11.0"
 	imagePath    = "spec.leader_worker_template.worker_template.spec.containers[0].image"
-	takenBackTxt = "The plan sets them back to the configuration (an attribute the configuration does not declare is removed) and the apply takes ownership of them (force_conflicts = true). Set force_conflicts = false to fail instead."
+	takenBackTxt = "The plan sets them back to the configuration and the apply takes ownership of them (force_conflicts = true). Set force_conflicts = false to fail instead."
 )
 
 var workerImage = tfjsonpath.New("spec").AtMapKey("leader_worker_template").AtMapKey("worker_template").
@@ -237,7 +237,7 @@ func TestAccLeaderWorkerSet_takeoverOptOut(t *testing.T) {
 			{ // the refresh of the failed step warned; back to the default, the apply takes them
 				PreConfig: func() {
 					err := w.Expect("Fields changed outside Terraform are owned by another field manager\n" + editedWarning("vllm/vllm-openai:v0.11.1",
-						"The plan sets them back to the configuration (an attribute the configuration does not declare is removed), but the apply fails with a conflict (force_conflicts = false). Set force_conflicts = true to take ownership, or change them through that manager."))
+						"The plan sets them back to the configuration, but the apply fails with a conflict (force_conflicts = false). Set force_conflicts = true to take ownership, or change them through that manager."))
 					if err != nil {
 						t.Fatal(err)
 					}

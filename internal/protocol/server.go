@@ -245,7 +245,7 @@ func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanReso
 		if prior.IsKnown() && !prior.IsNull() {
 			planned = keepPriorID(planned, prior)
 		}
-		planned, replace, diags = f.res.PlanChange(config, planned, prior, kube.HasWaitPending(req.PriorPrivate))
+		planned, replace, diags = f.res.PlanChange(config, planned, prior, kube.HasWaitPending(req.PriorPrivate), kube.ForeignOwned(req.PriorPrivate))
 	}
 	resp.Diagnostics = toProtoDiags(diags)
 	if diags.HasError() {
@@ -465,17 +465,18 @@ func (s *server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRe
 	}
 	var newState tftypes.Value
 	var removed bool
+	var foreignOwned []byte
 	var diags diag.Diagnostics
 	if fetched != nil {
-		newState, diags = r.ReadFrom(current, fetched, false)
+		newState, foreignOwned, diags = r.ReadFrom(current, fetched, false)
 	} else {
-		newState, removed, diags = r.ReadRaw(ctx, current, kube.UnconfirmedCreate(req.Private))
+		newState, removed, foreignOwned, diags = r.ReadRaw(ctx, current, kube.UnconfirmedCreate(req.Private))
 	}
 	resp.Diagnostics = toProtoDiags(diags)
 	if diags.HasError() {
 		return resp, nil
 	}
-	resp.Private = kube.WithoutUnconfirmedCreate(resp.Private) // confirmed or dropped by the read
+	resp.Private = kube.WithForeignOwned(kube.WithoutUnconfirmedCreate(resp.Private), foreignOwned) // a create confirmed or dropped by the read
 	if removed {
 		newState = tftypes.NewValue(f.typ, nil)
 		resp.NewIdentity = req.CurrentIdentity

@@ -21,6 +21,7 @@ type Warnings struct {
 	mu    sync.Mutex
 	seen  []*tfprotov6.Diagnostic
 	apply []*tfprotov6.Diagnostic // warnings of ApplyResourceChange, kept apart
+	plan  []*tfprotov6.Diagnostic // warnings of PlanResourceChange, kept apart
 }
 
 // Factories wraps the servers of factories.
@@ -103,6 +104,37 @@ func (s *recordingServer) ApplyResourceChange(ctx context.Context, req *tfprotov
 		s.w.mu.Unlock()
 	}
 	return resp, err
+}
+
+func (s *recordingServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
+	if resp != nil {
+		s.w.mu.Lock()
+		for _, d := range resp.Diagnostics {
+			if d.Severity == tfprotov6.DiagnosticSeverityWarning {
+				s.w.plan = append(s.w.plan, d)
+			}
+		}
+		s.w.mu.Unlock()
+	}
+	return resp, err
+}
+
+// TakePlan returns the distinct warnings of plans recorded since the last TakePlan, each as
+// "summary\ndetail".
+func (w *Warnings) TakePlan() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	seen := map[string]bool{}
+	for _, d := range w.plan {
+		if s := d.Summary + "\n" + d.Detail; !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	w.plan = nil
+	return out
 }
 
 // TakeApply returns the warnings of applies recorded since the last TakeApply, each as
