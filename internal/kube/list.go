@@ -57,7 +57,7 @@ func (r *Resource) ListResourceConfigSchema(_ context.Context, _ list.ListResour
 	}
 	attrs[listAttrIncludeControlled] = listschema.BoolAttribute{Optional: true,
 		MarkdownDescription: fmt.Sprintf("Also list the %ss that a controller owns (a `metadata.owner_references` entry with "+
-			"`controller = true`, such as the LeaderWorkerSets a DisaggregatedSet creates for its roles). Default `false`: "+
+			"`controller = true`; for example the LeaderWorkerSets a DisaggregatedSet creates for its roles). Default `false`: "+
 			"they are left out, with a warning that counts them and names their owners' kinds, because their controller "+
 			"creates, changes and deletes them, and a resource imported from one would fight it (after the owner's next "+
 			"revision, Terraform would create the old revision's object again).", r.kind.GVK.Kind)}
