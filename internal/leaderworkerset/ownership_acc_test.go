@@ -31,14 +31,14 @@ import (
 // created is never taken over.
 
 // ownedLWS is a small LeaderWorkerSet (2 CPU pods a group) whose worker container has the extra
-// attributes worker (HCL) and the object metadata labels.
-func ownedLWS(t *testing.T, name, labels, worker string) string {
+// attributes worker (HCL) and whose metadata has the extra attributes meta (labels, ...).
+func ownedLWS(t *testing.T, name, meta, worker string) string {
 	return acctest.ProviderConfig(t) + fmt.Sprintf(`
 resource "kubeinfer_leaderworkerset" "test" {
   metadata = {
     name      = %q
     namespace = "default"
-    labels    = { %s }
+    %s
   }
   spec = {
     replicas = 1
@@ -50,7 +50,7 @@ resource "kubeinfer_leaderworkerset" "test" {
     }
   }
 }
-`, name, labels, worker)
+`, name, meta, worker)
 }
 
 var workerContainer = tfjsonpath.New("spec").AtMapKey("leader_worker_template").AtMapKey("worker_template").
@@ -130,7 +130,7 @@ func expectPlanWarning(w *kubetest.Warnings, parts ...string) resource.TestCheck
 func TestAccLeaderWorkerSet_foreignAddedField(t *testing.T) {
 	const name = "acc-foreign-added"
 	c := lwsClient(t)
-	cfg := ownedLWS(t, name, `app = "vllm"`, ``)
+	cfg := ownedLWS(t, name, `labels = { app = "vllm" }`, ``)
 	var w kubetest.Warnings
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
@@ -208,8 +208,8 @@ func createAsKubectl(t *testing.T, c dynamic.ResourceInterface, name string, ser
 // TestAccLeaderWorkerSet_removeFromAdopted: an object made with `kubectl apply` (client-side and
 // server-side) is imported, then one attribute (the worker's ports) is deleted from the
 // configuration. The apply removes it from the cluster although kubectl still co-owned it, and
-// the next plan is empty. What the configuration never declared stays: the team label, the
-// runbook annotation and kubectl's last-applied record.
+// the next plan is empty. What the configuration never declared stays: kubectl's last-applied
+// record.
 func TestAccLeaderWorkerSet_removeFromAdopted(t *testing.T) {
 	for _, serverSide := range []bool{false, true} {
 		how := "client-side"
@@ -219,8 +219,11 @@ func TestAccLeaderWorkerSet_removeFromAdopted(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			name := "acc-adopted-" + how
 			c := lwsClient(t)
-			withPorts := ownedLWS(t, name, `app = "vllm"`, `, ports = [{ container_port = 8000 }]`)
-			withoutPorts := ownedLWS(t, name, `app = "vllm"`, ``)
+			// As -generate-config-out writes it after the import: labels and annotations included.
+			meta := `labels = { app = "vllm", team = "inference" }
+    annotations = { "example.com/runbook" = "https://runbooks.example.com/vllm" }`
+			withPorts := ownedLWS(t, name, meta, `, ports = [{ container_port = 8000 }]`)
+			withoutPorts := ownedLWS(t, name, meta, ``)
 			kept := serverKeeps(t, c, name, map[string]string{"team": "inference"},
 				map[string]string{"example.com/runbook": "https://runbooks.example.com/vllm"})
 			manager := `"kubectl-client-side-apply" (Update)`
@@ -286,7 +289,7 @@ func portsOwnedOnlyByProvider(t *testing.T, c dynamic.ResourceInterface, name st
 			return err
 		}
 		got, err := kubetest.Owners(u, "spec", "leaderWorkerTemplate", "workerTemplate", "spec", "containers",
-			fieldpath.KeyByFields("name", "vllm"), "ports")
+			fieldpath.KeyByFields("name", "vllm"), "ports", fieldpath.KeyByFields("containerPort", 8000, "protocol", "TCP"), "containerPort")
 		if err != nil {
 			return err
 		}
@@ -331,7 +334,7 @@ func TestAccLeaderWorkerSet_sameNameOtherConfiguration(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config:      ownedLWS(t, name, `app = "vllm"`, ``),
+				Config:      ownedLWS(t, name, `labels = { app = "vllm" }`, ``),
 				ExpectError: regexp.MustCompile(`LeaderWorkerSet "default/` + name + `" already exists`),
 			},
 		},
