@@ -603,21 +603,22 @@ func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Val
 		summary := fmt.Sprintf("Cannot apply %s %q", r.kind.GVK.Kind, r.describe(meta))
 		if lost {
 			// The object may exist: record it as planned, unconfirmed, with its creation token;
-			// the next refresh keeps it if the cluster has it with that token, and drops it
-			// otherwise. An interrupt is only a warning (Terraform reports the interrupt itself):
-			// an error would make Terraform taint the object and replace it on the next apply.
+			// the next refresh keeps it if the cluster has it with that token (and the plan
+			// carries on its wait), and drops it otherwise. A warning, not an error: Terraform
+			// taints an object whose create errs, and the next apply would replace it, for a
+			// fleet of inference servers an outage (the same reason an unfinished wait warns).
 			*state = unconfirmedState(plan)
 			marks.UnconfirmedCreate = token
-			marks.WaitPending = r.kind.Hooks.AfterApply != nil // once confirmed, the next apply waits for readiness
-			if errors.Is(ctx.Err(), context.Canceled) {
-				diags.AddWarning(summary, "Interrupted: Terraform was stopped before the API server answered the server-side apply. "+
-					"The object may exist in the cluster: it is recorded in the state as not yet confirmed, and the next plan reads "+
-					"the cluster to confirm it (it is kept only if it carries this resource's creation token).")
-				return
+			marks.WaitPending = r.kind.Hooks.AfterApply != nil
+			why := "Terraform was interrupted"
+			if !errors.Is(ctx.Err(), context.Canceled) {
+				why = "the API server's answer was lost (" + apiErrorDetail(err) + ")"
 			}
-			diags.AddError(summary, "The API server's answer was lost, so the object may or may not exist: "+apiErrorDetail(err)+
-				"\n\nIt is recorded in the state as not yet confirmed; the next plan reads the cluster and keeps it only if it "+
-				"carries this resource's creation token.")
+			diags.AddWarning(fmt.Sprintf("%s %q may not have been created", r.kind.GVK.Kind, r.describe(meta)),
+				"The server-side apply that creates it was sent, but "+why+" before the answer came, so the object may or may "+
+					"not exist. It is recorded in the state as not yet confirmed: the next plan reads the cluster and keeps it only if "+
+					"it carries this resource's creation token (then the plan carries on the wait for it), or plans its creation "+
+					"again if it is missing.")
 			return
 		}
 		if errors.Is(ctx.Err(), context.Canceled) {
