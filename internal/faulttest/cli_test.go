@@ -87,9 +87,12 @@ func newWorkdir(t *testing.T, config string) *workdir {
 	t.Helper()
 	dir := t.TempDir()
 	cliConfig := filepath.Join(dir, ".terraformrc")
+	// Both registries' addresses, so that OpenTofu (TF_ACC_TERRAFORM_PATH pointing at tofu) runs
+	// the suite too.
 	if err := os.WriteFile(cliConfig, []byte(fmt.Sprintf(`provider_installation {
   dev_overrides {
-    "registry.terraform.io/kubeinfer/kubeinfer" = %q
+    "registry.terraform.io/kubeinfer/kubeinfer" = %[1]q
+    "registry.opentofu.org/kubeinfer/kubeinfer" = %[1]q
   }
   direct {}
 }
