@@ -64,6 +64,11 @@ type Kind struct {
 	ReplaceOn func(newObj, oldObj runtime.Object) []*field.Path
 	// ValidateUpdate reports changes the server refuses that do not force a replacement.
 	ValidateUpdate func(newObj, oldObj runtime.Object) field.ErrorList
+	// PlanUpdate runs on a planned in-place update (prior state, no replacement) with the
+	// planned and prior objects, the plan's top-level attributes and the paths whose planned
+	// value is unknown: plan warnings (a nil Path warns on the resource) and errors, such as
+	// the groups a rollout recreates and a guard refusing them.
+	PlanUpdate func(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, unknown []*field.Path) ([]Warning, field.ErrorList)
 	// UndeclaredField explains a field the installed CRD does not declare (JSON path such as
 	// "spec.groupIdentity"): which API version adds it. Empty means no known explanation.
 	UndeclaredField func(path string) string
@@ -368,7 +373,52 @@ func (r *Resource) planOnce(config, plan, prior tftypes.Value) (tftypes.Value, p
 	if r.kind.ValidateUpdate != nil && len(replace) == 0 {
 		diags.Append(k8sschema.Diagnostics(node, r.kind.ValidateUpdate(newObj, oldObj), dec.Unknown)...)
 	}
+	if len(replace) == 0 {
+		planned = keepStableOnUpdate(planned, prior)
+		if r.kind.PlanUpdate != nil {
+			warnings, errs := r.kind.PlanUpdate(newObj, oldObj, ObjectAttrs(planned), dec.Unknown)
+			diags.Append(warningDiags(node, warnings)...)
+			diags.Append(k8sschema.Diagnostics(node, errs, dec.Unknown)...)
+		}
+	}
 	return planned, paths, diags
+}
+
+// stableOnUpdate are the metadata attributes an in-place update never changes: the plan keeps
+// their prior value instead of "(known after apply)", which reads like a replacement.
+var stableOnUpdate = []string{"uid", "creation_timestamp"}
+
+// keepStableOnUpdate sets the stableOnUpdate attributes the plan leaves unknown to their prior value.
+func keepStableOnUpdate(planned, prior tftypes.Value) tftypes.Value {
+	attrs := ObjectAttrs(planned)
+	meta, priorMeta := ObjectAttrs(attrs["metadata"]), ObjectAttrs(ObjectAttrs(prior)["metadata"])
+	changed := false
+	for _, name := range stableOnUpdate {
+		if v, ok := meta[name]; ok && !v.IsKnown() && !priorMeta[name].IsNull() && priorMeta[name].IsKnown() {
+			meta[name] = priorMeta[name]
+			changed = true
+		}
+	}
+	if !changed {
+		return planned
+	}
+	attrs["metadata"] = tftypes.NewValue(attrs["metadata"].Type(), meta)
+	return tftypes.NewValue(planned.Type(), attrs)
+}
+
+// warningDiags converts kind warnings to diagnostics on their attribute (on the resource when
+// the path is nil).
+func warningDiags(node *k8sschema.Node, warnings []Warning) diag.Diagnostics {
+	var diags diag.Diagnostics
+	for _, w := range warnings {
+		if w.Path == nil {
+			diags.AddWarning(w.Summary, w.Detail)
+			continue
+		}
+		p, _ := k8sschema.AttributePath(node, w.Path.String())
+		diags.AddAttributeWarning(p, w.Summary, fmt.Sprintf("%s: %s", p, w.Detail))
+	}
+	return diags
 }
 
 func unknownAt(d *k8sschema.Decoded, p string) bool {

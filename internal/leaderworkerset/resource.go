@@ -56,6 +56,7 @@ var Kind = &kube.Kind{
 	ValidateUpdate: func(newObj, oldObj runtime.Object) field.ErrorList {
 		return ValidateUpdate(kube.As[*lwsv1.LeaderWorkerSet](newObj), kube.As[*lwsv1.LeaderWorkerSet](oldObj))
 	},
+	PlanUpdate: planUpdate,
 	Extras: map[string]rschema.Attribute{
 		attrWaitForRollout: rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 			MarkdownDescription: "Wait after create and update until the rollout is done: the controller has observed the " +
@@ -71,10 +72,12 @@ var Kind = &kube.Kind{
 				"through the scale subresource: the provider then never sends `spec.replicas`, never resets it and never " +
 				"reports it as drift; `spec.replicas` shows the live value. Leave `spec.replicas` unset in that case. " +
 				"Defaults to `true`."},
+		AttrAllowGroupRestarts: AllowGroupRestartsAttribute("groups (a change of `spec.leader_worker_template` or `spec.network_config`)"),
 	},
 	ExtraDefaults: map[string]tftypes.Value{
-		attrWaitForRollout: tftypes.NewValue(tftypes.Bool, true),
-		attrManageReplicas: tftypes.NewValue(tftypes.Bool, true),
+		attrWaitForRollout:     tftypes.NewValue(tftypes.Bool, true),
+		attrManageReplicas:     tftypes.NewValue(tftypes.Bool, true),
+		AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, true),
 	},
 	Hooks: kube.Hooks{
 		ApplyBody:   applyBody,
