@@ -59,6 +59,7 @@ var Kind = &kube.Kind{
 		return Validate(kube.As[*disaggv1.DisaggregatedSet](obj))
 	},
 	CheckConfig: checkConfig,
+	PlanUpdate:  planUpdate,
 	Extras: map[string]rschema.Attribute{
 		attrWaitForRollout: rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 			MarkdownDescription: "Wait after create and update until the rollout of every role is done: for each role, the " +
@@ -69,9 +70,12 @@ var Kind = &kube.Kind{
 				"(default 20 minutes) with a message that gives each role's progress. The object is recorded either way: " +
 				"a create whose wait times out or is interrupted reports a warning, not an error, so the object is not " +
 				"tainted; the next plan then shows an in-place update that only carries on the wait. Defaults to `true`."},
+		leaderworkerset.AttrAllowGroupRestarts: leaderworkerset.AllowGroupRestartsAttribute("groups (a change of any role's " +
+			"`name` or `leader_worker_template` recreates every group of every role, as the controller's revision covers all roles)"),
 	},
 	ExtraDefaults: map[string]tftypes.Value{
-		attrWaitForRollout: tftypes.NewValue(tftypes.Bool, true),
+		attrWaitForRollout:                     tftypes.NewValue(tftypes.Bool, true),
+		leaderworkerset.AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, true),
 	},
 	Hooks: kube.Hooks{
 		AfterApply:  waitForRollout,

@@ -75,7 +75,7 @@ func ChangedFields(n *k8sschema.Node, base *field.Path, a, b any) []*field.Path 
 	if isEmptyJSON(a) && isEmptyJSON(b) {
 		return nil
 	}
-	if isEmptyJSON(a) != isEmptyJSON(b) && (n == nil || n.Kind != k8sschema.KindMap) {
+	if (a == nil) != (b == nil) && (n == nil || n.Kind != k8sschema.KindMap) {
 		return []*field.Path{base} // added or removed as a whole
 	}
 	switch av := a.(type) {

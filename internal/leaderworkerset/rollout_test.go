@@ -178,10 +178,14 @@ func TestGroupRestartGuard(t *testing.T) {
 		t.Errorf("unknown status: %v", errs)
 	}
 	for name, edit := range map[string]func(*lwsv1.LeaderWorkerSet){
-		"scale":     func(l *lwsv1.LeaderWorkerSet) { l.Spec.Replicas = ptr.To[int32](8) },
-		"label":     func(l *lwsv1.LeaderWorkerSet) { l.Labels["team"] = "b" },
-		"strategy":  func(l *lwsv1.LeaderWorkerSet) { l.Spec.RolloutStrategy.RollingUpdateConfiguration.MaxSurge = intstr.FromInt32(1) },
-		"partition": func(l *lwsv1.LeaderWorkerSet) { l.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](4) },
+		"scale": func(l *lwsv1.LeaderWorkerSet) { l.Spec.Replicas = ptr.To[int32](8) },
+		"label": func(l *lwsv1.LeaderWorkerSet) { l.Labels["team"] = "b" },
+		"strategy": func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.MaxSurge = intstr.FromInt32(1)
+		},
+		"partition": func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](4)
+		},
 	} {
 		obj := rolloutBase()
 		edit(obj)

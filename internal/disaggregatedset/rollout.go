@@ -1,0 +1,145 @@
+package disaggregatedset
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
+	disaggutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+)
+
+// Rollout is what the v0.9.0 DisaggregatedSet controller does with an in-place update.
+type Rollout struct {
+	Name string // namespace/name
+	// Changed are the fields that change the revision (none: nothing rolls).
+	Changed []*field.Path
+	Roles   []RoleRollout
+}
+
+// RoleRollout is one role's part of a rollout.
+type RoleRollout struct {
+	Name     string
+	Replicas int
+	// Batch is how many groups of the role move per step.
+	Batch int
+}
+
+// PreviewRollout decides, as sigs.k8s.io/lws v0.9.0 does, whether an update rolls. The
+// controller names every role's LeaderWorkerSet after one revision of the whole set,
+// ComputeRevision (pkg/utils/disaggregatedset/utils.go), a hash of every role's name and
+// leaderWorkerTemplate in order: when it changes, Reconcile
+// (pkg/controllers/disaggregatedset/disaggregatedset_controller.go) creates a new
+// LeaderWorkerSet for every role and drains the old ones, whichever role's template changed.
+// replicas, rolloutStrategy, startupPolicy, networkConfig and metadata are outside the hash.
+func PreviewRollout(newObj, oldObj *disaggv1.DisaggregatedSet) Rollout {
+	r := Rollout{Name: newObj.Namespace + "/" + newObj.Name}
+	if disaggutils.ComputeRevision(newObj.Spec.Roles) == disaggutils.ComputeRevision(oldObj.Spec.Roles) {
+		return r
+	}
+	r.Changed = changedRoleFields(newObj, oldObj)
+	if len(r.Changed) == 0 { // a difference the JSON diff does not see: name the roles
+		r.Changed = []*field.Path{field.NewPath("spec", "roles")}
+	}
+	for _, role := range newObj.Spec.Roles {
+		replicas := 1
+		if role.Spec.Replicas != nil {
+			replicas = int(*role.Spec.Replicas)
+		}
+		r.Roles = append(r.Roles, RoleRollout{Name: role.Name, Replicas: replicas, Batch: roleBatch(role, replicas)})
+	}
+	return r
+}
+
+// roleBatch is the number of a role's groups moved per step: extractRollingUpdateConfig and
+// batchSize (pkg/controllers/disaggregatedset/executor.go and planner.go, v0.9.0): maxSurge
+// (rounded up) when positive, else maxUnavailable (rounded down), at least 1; without a
+// rollingUpdateConfiguration, a surge of 1.
+func roleBatch(role disaggv1.DisaggregatedRoleSpec, replicas int) int {
+	surge, unavailable := 1, 0
+	if rc := role.Spec.RolloutStrategy.RollingUpdateConfiguration; rc != nil {
+		s, _ := intstr.GetScaledValueFromIntOrPercent(&rc.MaxSurge, replicas, true)
+		u, _ := intstr.GetScaledValueFromIntOrPercent(&rc.MaxUnavailable, replicas, false)
+		if u > 0 {
+			surge, unavailable = s, u
+		} else if s > 0 {
+			surge = s
+		}
+	}
+	if surge > 0 {
+		return surge
+	}
+	return max(1, unavailable)
+}
+
+// changedRoleFields lists the role names and template fields that differ.
+func changedRoleFields(newObj, oldObj *disaggv1.DisaggregatedSet) []*field.Path {
+	roles := field.NewPath("spec", "roles")
+	if len(newObj.Spec.Roles) != len(oldObj.Spec.Roles) {
+		return []*field.Path{roles}
+	}
+	lwtNode := leaderworkerset.NodeAt(node().FieldJSON("spec").FieldJSON("roles").Elem, "spec.leaderWorkerTemplate")
+	var out []*field.Path
+	for i := range newObj.Spec.Roles {
+		n, o := newObj.Spec.Roles[i], oldObj.Spec.Roles[i]
+		if n.Name != o.Name {
+			out = append(out, roles.Index(i).Child("name"))
+		}
+		out = append(out, leaderworkerset.ChangedFields(lwtNode, roles.Index(i).Child("spec", "leaderWorkerTemplate"),
+			leaderworkerset.JSONValue(o.Spec.LeaderWorkerTemplate), leaderworkerset.JSONValue(n.Spec.LeaderWorkerTemplate))...)
+	}
+	return out
+}
+
+// Message is the plan's warning, "" when nothing rolls.
+func (r Rollout) Message() string {
+	if len(r.Changed) == 0 {
+		return ""
+	}
+	names, counts, batches := make([]string, len(r.Roles)), make([]string, len(r.Roles)), make([]string, len(r.Roles))
+	total := 0
+	for i, role := range r.Roles {
+		names[i] = role.Name
+		counts[i] = fmt.Sprintf("%s %d", role.Name, role.Replicas)
+		batches[i] = fmt.Sprintf("%s %d", role.Name, role.Batch)
+		total += role.Replicas
+	}
+	return fmt.Sprintf("Rolling update of EVERY role: %s moves to a new revision, so ALL %d roles (%s) are recreated, "+
+		"including roles whose template did not change: the controller creates a new LeaderWorkerSet for each role and scales "+
+		"the old ones down in step, until all %d groups (%s) are replaced; groups per step: %s; changed: %s",
+		r.Name, len(r.Roles), strings.Join(names, ", "), total, strings.Join(counts, ", "), strings.Join(batches, ", "),
+		leaderworkerset.FieldList(node(), r.Changed))
+}
+
+// rolloutFields are the planned values the preview depends on.
+var rolloutFields = []string{"spec.roles", "metadata.name", "metadata.namespace"}
+
+// planUpdate is the kind's PlanUpdate: the rollout preview as a warning on the resource, and
+// the guard (allow_group_restarts = false) as an error on the first changed field.
+func planUpdate(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, unknown []*field.Path) ([]kube.Warning, field.ErrorList) {
+	if leaderworkerset.DependsOnUnknown(unknown, rolloutFields) {
+		return nil, nil
+	}
+	r := PreviewRollout(kube.As[*disaggv1.DisaggregatedSet](newObj), kube.As[*disaggv1.DisaggregatedSet](oldObj))
+	msg := r.Message()
+	if msg == "" {
+		return nil, nil
+	}
+	total := 0
+	for _, role := range r.Roles {
+		total += role.Replicas
+	}
+	if total == 0 || kube.BoolExtra(extras, leaderworkerset.AttrAllowGroupRestarts, true) {
+		return []kube.Warning{{Summary: "Rolling update of every role of DisaggregatedSet " + r.Name, Detail: msg}}, nil
+	}
+	return nil, field.ErrorList{field.Forbidden(r.Changed[0], fmt.Sprintf(
+		"allow_group_restarts = false, and this change makes a new revision of %s that recreates every group of EVERY role, "+
+			"not only of the role changed (changed: %s). Revert the change, or set allow_group_restarts = true to roll it out.",
+		r.Name, leaderworkerset.FieldList(node(), r.Changed)))}
+}
