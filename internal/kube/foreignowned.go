@@ -158,16 +158,7 @@ func (r *Resource) foreignRemovalWarning(record []byte, planned, prior tftypes.V
 	}
 	var b strings.Builder
 	b.WriteString("The plan removes attributes that the configuration does not declare and that other field managers own:\n")
-	shown := lines
-	if len(shown) > maxTakeoverLines {
-		shown = shown[:maxTakeoverLines]
-	}
-	for _, l := range shown {
-		b.WriteString(l + "\n")
-	}
-	if more := len(lines) - len(shown); more > 0 {
-		fmt.Fprintf(&b, "  ... and %d more\n", more)
-	}
+	writeBounded(&b, lines)
 	if boolAttrOr(ObjectAttrs(planned)[AttrForceConflicts], DefaultForceConflicts) {
 		b.WriteString("Server-side apply alone would leave them with their managers; the apply takes them over and removes them " +
 			"(force_conflicts = true). Declare them in the configuration to keep them.")

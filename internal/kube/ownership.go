@@ -97,16 +97,7 @@ func (r *Resource) takeoverWarning(prior, refreshed tftypes.Value, u *unstructur
 func takeoverDiagnostic(lines []string, force bool) diag.Diagnostic {
 	var b strings.Builder
 	b.WriteString("Since the last apply, other field managers changed attributes this resource manages:\n")
-	shown := lines
-	if len(shown) > maxTakeoverLines {
-		shown = shown[:maxTakeoverLines]
-	}
-	for _, l := range shown {
-		b.WriteString(l + "\n")
-	}
-	if more := len(lines) - len(shown); more > 0 {
-		fmt.Fprintf(&b, "  ... and %d more\n", more)
-	}
+	writeBounded(&b, lines)
 	if force {
 		b.WriteString("The plan sets them back to the configuration and the apply takes ownership of them (force_conflicts = true). " +
 			"Set force_conflicts = false to fail instead.")
@@ -115,6 +106,20 @@ func takeoverDiagnostic(lines []string, force bool) diag.Diagnostic {
 	b.WriteString("The plan sets them back to the configuration, but the apply fails with a conflict (force_conflicts = false). " +
 		"Set force_conflicts = true to take ownership, or change them through that manager.")
 	return diag.NewWarningDiagnostic("Fields changed outside Terraform are owned by another field manager", b.String())
+}
+
+// writeBounded writes the first maxTakeoverLines of lines, one a line, and how many more there are.
+func writeBounded(b *strings.Builder, lines []string) {
+	shown := lines
+	if len(shown) > maxTakeoverLines {
+		shown = shown[:maxTakeoverLines]
+	}
+	for _, l := range shown {
+		b.WriteString(l + "\n")
+	}
+	if more := len(lines) - len(shown); more > 0 {
+		fmt.Fprintf(b, "  ... and %d more\n", more)
+	}
 }
 
 // driftsOf appends the attributes under node n that the state records (was is not null) and whose

@@ -102,20 +102,9 @@ func (r *Resource) decodeSettings(annotations map[string]string) map[string]tfty
 
 // setSettingsAnnotation adds the settings to an apply body (metadata.annotations).
 func setSettingsAnnotation(body map[string]any, settings string) {
-	if settings == "" {
-		return
+	if settings != "" {
+		setAnnotation(body, SettingsAnnotation, settings)
 	}
-	meta, _ := body["metadata"].(map[string]any)
-	if meta == nil {
-		meta = map[string]any{}
-		body["metadata"] = meta
-	}
-	ann, _ := meta["annotations"].(map[string]any)
-	if ann == nil {
-		ann = map[string]any{}
-		meta["annotations"] = ann
-	}
-	ann[SettingsAnnotation] = settings
 }
 
 // kubectlLastApplied is the annotation `kubectl apply` (client-side) keeps its own record in.

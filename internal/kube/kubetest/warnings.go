@@ -73,6 +73,17 @@ func String(ws []string) string {
 	return "\n---\n" + strings.Join(ws, "\n---\n")
 }
 
+// record appends the warnings of diags to *to.
+func (w *Warnings) record(to *[]*tfprotov6.Diagnostic, diags []*tfprotov6.Diagnostic) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityWarning {
+			*to = append(*to, d)
+		}
+	}
+}
+
 type recordingServer struct {
 	tfprotov6.ProviderServer
 	w *Warnings
@@ -81,13 +92,7 @@ type recordingServer struct {
 func (s *recordingServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
 	resp, err := s.ProviderServer.ReadResource(ctx, req)
 	if resp != nil {
-		s.w.mu.Lock()
-		for _, d := range resp.Diagnostics {
-			if d.Severity == tfprotov6.DiagnosticSeverityWarning {
-				s.w.seen = append(s.w.seen, d)
-			}
-		}
-		s.w.mu.Unlock()
+		s.w.record(&s.w.seen, resp.Diagnostics)
 	}
 	return resp, err
 }
@@ -95,13 +100,7 @@ func (s *recordingServer) ReadResource(ctx context.Context, req *tfprotov6.ReadR
 func (s *recordingServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
 	resp, err := s.ProviderServer.ApplyResourceChange(ctx, req)
 	if resp != nil {
-		s.w.mu.Lock()
-		for _, d := range resp.Diagnostics {
-			if d.Severity == tfprotov6.DiagnosticSeverityWarning {
-				s.w.apply = append(s.w.apply, d)
-			}
-		}
-		s.w.mu.Unlock()
+		s.w.record(&s.w.apply, resp.Diagnostics)
 	}
 	return resp, err
 }
@@ -109,13 +108,7 @@ func (s *recordingServer) ApplyResourceChange(ctx context.Context, req *tfprotov
 func (s *recordingServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
 	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
 	if resp != nil {
-		s.w.mu.Lock()
-		for _, d := range resp.Diagnostics {
-			if d.Severity == tfprotov6.DiagnosticSeverityWarning {
-				s.w.plan = append(s.w.plan, d)
-			}
-		}
-		s.w.mu.Unlock()
+		s.w.record(&s.w.plan, resp.Diagnostics)
 	}
 	return resp, err
 }
