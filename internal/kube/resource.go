@@ -67,7 +67,8 @@ type Kind struct {
 	// PlanUpdate runs on a planned in-place update (prior state, no replacement) with the
 	// planned and prior objects, the plan's top-level attributes and the paths whose planned
 	// value is unknown: plan warnings (a nil Path warns on the resource) and errors, such as
-	// the groups a rollout recreates and a guard refusing them.
+	// the groups a rollout recreates and a guard refusing them. It decides itself which unknown
+	// values leave it without a verdict (status is unknown on every update).
 	PlanUpdate func(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, unknown []*field.Path) ([]Warning, field.ErrorList)
 	// UndeclaredField explains a field the installed CRD does not declare (JSON path such as
 	// "spec.groupIdentity"): which API version adds it. Empty means no known explanation.
@@ -378,7 +379,7 @@ func (r *Resource) planOnce(config, plan, prior tftypes.Value) (tftypes.Value, p
 		if r.kind.PlanUpdate != nil {
 			warnings, errs := r.kind.PlanUpdate(newObj, oldObj, ObjectAttrs(planned), dec.Unknown)
 			diags.Append(warningDiags(node, warnings)...)
-			diags.Append(k8sschema.Diagnostics(node, errs, dec.Unknown)...)
+			diags.Append(k8sschema.Diagnostics(node, errs, nil)...) // the hook weighs the unknown values itself
 		}
 	}
 	return planned, paths, diags
