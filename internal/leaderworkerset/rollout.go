@@ -165,9 +165,15 @@ type Rollout struct {
 	OldReplicas, Replicas int32
 	// Partition: groups below it keep the old revision.
 	Partition int32
+	// PartitionOnly: no new revision, but a lower partition releases groups an earlier
+	// partitioned rollout left at the previous revision (prior status.updatedReplicas below
+	// replicas): the controller now recreates them.
+	PartitionOnly bool
 	// MaxUnavailable and MaxSurge as written and scaled by Replicas as the controller scales them.
 	MaxUnavailableRaw, MaxSurgeRaw string
 	MaxUnavailable, MaxSurge       int
+
+	partitionFrom int32 // the prior partition, with PartitionOnly
 }
 
 // PreviewRollout decides, as sigs.k8s.io/lws v0.9.0 does, whether an update of oldObj to newObj
@@ -193,6 +199,19 @@ func PreviewRollout(newObj, oldObj *lwsv1.LeaderWorkerSet) Rollout {
 	r.MaxSurge, _ = intstr.GetScaledValueFromIntOrPercent(&ru.MaxSurge, int(r.Replicas), true)
 	r.MaxUnavailable, _ = intstr.GetScaledValueFromIntOrPercent(&ru.MaxUnavailable, int(r.Replicas), false)
 	r.MaxSurge = min(r.MaxSurge, int(r.Replicas))
+	// A partitioned rollout stops at the partition (rollingUpdateParameters keeps the leader
+	// StatefulSet's partition at least spec's): its groups below stay at the previous revision,
+	// which the status counts as not updated (updateConditions). Lowering the partition without
+	// a new revision lets the rolling update go on down to the new partition.
+	oldPartition := int32(0)
+	if oru := oldObj.Spec.RolloutStrategy.RollingUpdateConfiguration; oru != nil && oru.Partition != nil {
+		oldPartition = *oru.Partition
+	}
+	if len(r.Changed) == 0 && r.Partition < oldPartition && oldObj.Status.UpdatedReplicas < r.OldReplicas {
+		r.PartitionOnly = true
+		r.Changed = []*field.Path{field.NewPath("spec", "rolloutStrategy", "rollingUpdateConfiguration", "partition")}
+		r.partitionFrom = oldPartition
+	}
 	return r
 }
 
@@ -212,6 +231,9 @@ func (r Rollout) Recreated() (first, last int32, ok bool) {
 		return 0, 0, false
 	}
 	first, last = max(r.Partition, 0), min(r.OldReplicas, r.Replicas)-1
+	if r.PartitionOnly {
+		last = min(last, r.partitionFrom-1)
+	}
 	return first, last, first <= last
 }
 
@@ -237,6 +259,9 @@ func (r Rollout) Message(root *k8sschema.Node) string {
 			GroupRange(first, last), r.Name, r.Step(), r.MaxUnavailableRaw, r.MaxSurgeRaw)
 	} else {
 		fmt.Fprintf(&b, "New revision of %s: no running group is recreated", r.Name)
+	}
+	if r.PartitionOnly {
+		fmt.Fprintf(&b, "; no new revision, but partition %d -> %d releases groups an earlier partitioned rollout left at the previous revision", r.partitionFrom, r.Partition)
 	}
 	if r.Partition > 0 {
 		kept := GroupRange(0, min(r.Partition, max(r.OldReplicas, r.Replicas))-1)

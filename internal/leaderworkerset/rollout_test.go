@@ -142,12 +142,27 @@ func TestRolloutMessage(t *testing.T) {
 			l.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](4)
 		}, "New revision of default/llama-405b: no running group is recreated; groups 0-3 keep the old revision (partition = 4)" + changed},
 		{"scale only", func(l *lwsv1.LeaderWorkerSet) { l.Spec.Replicas = ptr.To[int32](6) }, ""},
+		{"partition lowered, prior rollout finished", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](0)
+		}, ""},
+		{"partition lowered after a partitioned rollout", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](1)
+			l.Status.UpdatedReplicas = 1 // marks the prior below (oldWith)
+		}, "Rolling update: groups 1-2 of default/llama-405b will be recreated, 1 at a time, highest index first (max_unavailable = 1, max_surge = 0); " +
+			"no new revision, but partition 3 -> 1 releases groups an earlier partitioned rollout left at the previous revision; group 0 keeps the old revision (partition = 1); " +
+			"changed: spec.rollout_strategy.rolling_update_configuration.partition"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			newObj := rolloutBase()
 			c.edit(newObj)
-			if got := PreviewRollout(newObj, rolloutBase()).Message(node()); got != c.want {
+			oldObj := rolloutBase()
+			oldObj.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](3)
+			oldObj.Status.UpdatedReplicas = 4
+			if newObj.Status.UpdatedReplicas == 1 {
+				oldObj.Status.UpdatedReplicas = 1
+			}
+			if got := PreviewRollout(newObj, oldObj).Message(node()); got != c.want {
 				t.Errorf("got\n  %s\nwant\n  %s", got, c.want)
 			}
 		})
