@@ -105,7 +105,7 @@ generated_check() {
 		cat "$work.log" >&2
 		rc=1
 	else
-		for f in internal/apis/leaderworkerset/v1/zz_generated.deepcopy.go internal/acctest/testdata/crds; do
+		for f in internal/apis/leaderworkerset/v1/zz_generated.deepcopy.go internal/apis/disaggregatedset/v1/zz_generated.deepcopy.go internal/acctest/testdata/crds; do
 			diff -ruN "$f" "$work/$f" || rc=1
 		done
 		((rc == 0)) || echo "generated code is stale: run 'make generate' and commit the result" >&2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the LeaderWorkerSet deepcopy functions and the test CRD from the
-# Go types in internal/apis/leaderworkerset/v1.
+# Regenerates the deepcopy functions and the test CRDs from the Go types in
+# internal/apis/leaderworkerset/v1 and internal/apis/disaggregatedset/v1.
 #
 # controller-gen is built from this directory's own module (pinned in
 # tools/crdgen/go.mod) by scripts/tool.sh and cached by version, so its
@@ -17,6 +17,7 @@ cd "$root"
 
 # DeepCopy, DeepCopyInto and DeepCopyObject.
 "$controller_gen" object paths=./internal/apis/leaderworkerset/v1/...
+"$controller_gen" object paths=./internal/apis/disaggregatedset/v1/...
 
 # The CRD, with embedded ObjectMeta kept for the pod templates (name,
 # namespace, labels, annotations, finalizers) exactly as upstream LWS does.
@@ -24,4 +25,12 @@ cd "$root"
   paths=./internal/apis/leaderworkerset/v1/... \
   output:crd:artifacts:config=internal/acctest/testdata/crds
 
-gofmt -w internal/apis/leaderworkerset/v1/zz_generated.deepcopy.go
+# The DisaggregatedSet CRD, on its own: a role embeds the released
+# LeaderWorkerSet template (sigs.k8s.io/lws v0.9.0), whose package declares a
+# LeaderWorkerSet of the same group as ours, and one run would see two.
+"$controller_gen" crd:generateEmbeddedObjectMeta=true \
+  paths=./internal/apis/disaggregatedset/v1/... \
+  output:crd:artifacts:config=internal/acctest/testdata/crds
+
+gofmt -w internal/apis/leaderworkerset/v1/zz_generated.deepcopy.go \
+  internal/apis/disaggregatedset/v1/zz_generated.deepcopy.go
