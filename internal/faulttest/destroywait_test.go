@@ -29,6 +29,8 @@ type resetsAfterDelete struct {
 	p     *flakyProxy
 	armed atomic.Bool
 
+	requests, http2 atomic.Int64 // requests, and those that came over HTTP/2
+
 	mu        sync.Mutex
 	inflight  map[string]int // wait reads in flight, by what they read
 	lastReset time.Time
@@ -51,6 +53,10 @@ func waitRead(r *http.Request) string {
 }
 
 func (f *resetsAfterDelete) observe(r *http.Request) func(int) {
+	f.requests.Add(1)
+	if r.ProtoMajor == 2 {
+		f.http2.Add(1)
+	}
 	kind := waitRead(r)
 	if kind != "" {
 		f.mu.Lock()
@@ -68,18 +74,25 @@ func (f *resetsAfterDelete) observe(r *http.Request) func(int) {
 			f.inflight[kind]--
 			f.mu.Unlock()
 		}
-		if r.Method == http.MethodDelete && strings.Contains(r.URL.Path, "/leaderworkersets/") && status/100 == 2 {
-			f.armed.Store(true)
+		if r.Method == http.MethodDelete && strings.Contains(r.URL.Path, "/leaderworkersets/") && status/100 == 2 && f.armed.CompareAndSwap(false, true) {
+			// Besides the resets aimed at a wait's request, reset every 100-300 ms
+			// while the destroy runs, whatever is in flight.
+			go func() {
+				for f.armed.Load() {
+					time.Sleep(100*time.Millisecond + time.Duration(rand.Int64N(int64(200*time.Millisecond))))
+					f.reset()
+				}
+			}()
 		}
 	}
 }
 
-// reset resets every connection, at most every 300 ms (so that requests get
-// through between resets) and at most 60 times a run.
+// reset resets every connection, at most every 100 ms (so that requests get
+// through between resets) and at most 100 times a run.
 func (f *resetsAfterDelete) reset() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if !f.armed.Load() || time.Since(f.lastReset) < 300*time.Millisecond || f.resets >= 60 {
+	if !f.armed.Load() || time.Since(f.lastReset) < 100*time.Millisecond || f.resets >= 100 {
 		return
 	}
 	if f.p.resetAll() == 0 {
@@ -109,7 +122,7 @@ func TestAccFault_resetDuringDestroyWait(t *testing.T) {
 	provider := fmt.Sprintf("provider \"kubeinfer\" {\n  host                   = %q\n  cluster_ca_certificate = %q\n}\n", p.URL(), p.caPEM)
 	const rounds, n = 2, 10
 	logs := t.TempDir()
-	var retried, forceClosed int
+	var retried, transportRetries, forceClosed, requests int
 	for round := 1; round <= rounds; round++ {
 		t.Run(fmt.Sprintf("round %d", round), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -147,7 +160,11 @@ func TestAccFault_resetDuringDestroyWait(t *testing.T) {
 			}
 			if log, err := os.ReadFile(logPath); err == nil {
 				retried += strings.Count(string(log), "Retrying a Kubernetes API request of a wait after a transient error")
+				transportRetries += strings.Count(string(log), "Retrying a Kubernetes API request:")
 				forceClosed += strings.Count(string(log), "force closed via ClientConn.Close")
+				requests += strings.Count(string(log), "Kubernetes API request:")
+			} else {
+				t.Logf("no provider log: %v", err)
 			}
 			t.Logf("apply %s, destroy %s", apply.took.Round(time.Millisecond), destroy.took.Round(time.Millisecond))
 		})
@@ -170,8 +187,12 @@ func TestAccFault_resetDuringDestroyWait(t *testing.T) {
 	})
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	t.Logf("%d connections; %d resets during destroys, cutting reads in flight: %v; the provider retried %d wait requests and logged %d 'force closed' errors",
-		p.accepted.Load(), f.resets, f.hits, retried, forceClosed)
+	t.Logf("%d connections; %d resets during destroys, cutting reads in flight: %v; in the destroys the provider made %d requests, "+
+		"its transport retried %d, its waits retried %d, and it logged %d 'force closed' errors",
+		p.accepted.Load(), f.resets, f.hits, requests, transportRetries, retried, forceClosed)
+	if f.http2.Load() < f.requests.Load() {
+		t.Errorf("%d of %d requests came over HTTP/2: the provider must speak HTTP/2 to the proxy, as to kube-apiserver", f.http2.Load(), f.requests.Load())
+	}
 	if f.hits["pods"]+f.hits["statefulsets"] == 0 || f.hits["leaderworkersets"] == 0 {
 		t.Errorf("no reset cut a wait's read of the LeaderWorkerSet and of its pods or StatefulSets (%v): the case tested nothing", f.hits)
 	}
