@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
 	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
 
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
@@ -20,10 +20,20 @@ var ownFieldDocs = map[reflect.Type]map[string]string{
 		"status": "Current state reported by the DisaggregatedSet controller.",
 	},
 	reflect.TypeOf(disaggv1.DisaggregatedSetSpec{}): {
-		"roles": "The roles (for example `prefill` and `decode`), each with the template of the LeaderWorkerSet the controller creates for it. A change to any role's `leader_worker_template` starts a coordinated rolling update of all roles; a change of `replicas` only scales that role.",
+		"roles":           "The roles (for example `prefill` and `decode`), each with the template of the LeaderWorkerSet the controller creates for it. A change to any role's `leader_worker_template` starts a coordinated rolling update of all roles; a change of `replicas` only scales that role.",
+		"slices":          "Number of copies (slices) of the whole set of roles, 1 to 100; each slice has its own LeaderWorkerSet per role (label `disaggregatedset.x-k8s.io/slice`) and rolls out on its own. Changing it scales the copies without a rollout. Defaults to 1. Must stay 1 while a role is `External`. LeaderWorkerSet v0.10.0 and later.",
+		"placementPolicy": "How a slice's roles are co-located and the slices spread over topology domains; the controller adds pod affinity to the LeaderWorkerSets it creates, so a change takes effect at the next rollout. LeaderWorkerSet v0.10.0 and later.",
+	},
+	reflect.TypeOf(disaggv1.PlacementPolicy{}): {
+		"type":     "`None` (the default: no affinity), `ExclusiveSlice` (a slice's roles in one domain, the set's slices in different domains) or `ExclusiveTopology` (as `ExclusiveSlice`, and at most one slice of any DisaggregatedSet per domain).",
+		"topology": "Node label key that defines a domain (for example `topology.kubernetes.io/zone`); required unless `type` is `None`. A role may not then carry the LeaderWorkerSet exclusive-topology annotations.",
+	},
+	reflect.TypeOf(disaggv1.RoleScaling{}): {
+		"mode": "`Static` (the default: the role's `replicas`) or `External`: the controller creates a DisaggregatedSetRoleScaler named `<set>-<role>` whose scale subresource an autoscaler (HorizontalPodAutoscaler, KEDA) drives, and ignores the role's `replicas`. The provider then never sends the role's `replicas` and never reports a change of it as drift; switching back to `Static` sends the configured `replicas` again (write it explicitly).",
 	},
 	reflect.TypeOf(disaggv1.DisaggregatedRoleSpec{}): {
-		"name": "Name of the role, unique in the list; it is part of the names of the role's LeaderWorkerSets and Services and the value of their `disaggregatedset.x-k8s.io/role` label.",
+		"name":    "Name of the role, unique in the list; it is part of the names of the role's LeaderWorkerSets and Services and the value of their `disaggregatedset.x-k8s.io/role` label.",
+		"scaling": "Where the role's replica count comes from; without it, the role's `replicas` (`Static`). LeaderWorkerSet v0.10.0 and later.",
 	},
 	reflect.TypeOf(releasedlws.LeaderWorkerSetTemplateSpec{}): {
 		"metadata": "Metadata of the role's LeaderWorkerSet.",
@@ -41,8 +51,9 @@ var ownFieldDocs = map[reflect.Type]map[string]string{
 		"partition": "Not supported by the DisaggregatedSet: leave it at 0.",
 	},
 	reflect.TypeOf(disaggv1.DisaggregatedSetStatus{}): {
-		"roleStatuses": "Progress of each role, in the order of `spec.roles`.",
-		"conditions":   "Conditions reported by the controller, such as `Available`, `Progressing` and `Degraded`.",
+		"observedGeneration": "The `metadata.generation` the controller last acted on (reported by LeaderWorkerSet controllers after v0.10.0).",
+		"roleStatuses":       "Progress of each role, in the order of `spec.roles`.",
+		"conditions":         "Conditions reported by the controller, such as `Available`, `Progressing` and `Degraded`.",
 	},
 	reflect.TypeOf(disaggv1.RoleStatus{}): {
 		"name":            "Name of the role.",

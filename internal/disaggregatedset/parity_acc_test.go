@@ -15,9 +15,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"

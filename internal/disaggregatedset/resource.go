@@ -17,23 +17,23 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
 
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/podtemplate"
 )
 
-const description = "A DisaggregatedSet (`disaggregatedset.x-k8s.io/v1`, released with LeaderWorkerSet v0.9.0): " +
+const description = "A DisaggregatedSet (`disaggregatedset.x-k8s.io/v1`, LeaderWorkerSet v0.9.0; `slices`, `placement_policy` and externally scaled roles need v0.10.0): " +
 	"disaggregated serving, where the phases of inference run on separate groups of GPUs (typically `prefill` " +
 	"and `decode`). It has 2 to 10 roles; each role is the template of a LeaderWorkerSet that the " +
 	"DisaggregatedSet controller creates (named `<name>-<revision>-<role>`), and a change to any role's template " +
 	"rolls all roles out together: a new LeaderWorkerSet per role is scaled up while the old ones are scaled down " +
 	"in step. Requires the LeaderWorkerSet v0.9.0 (or later) CRDs and controller in the cluster.\n\n" +
 	"Plans never contact the cluster. The CRD's rules (role names, 2 to 10 roles with unique names, replicas " +
-	"zero for all roles or for none), the DisaggregatedSet webhook's rules (rolling updates only, no " +
-	"`partition`) and, for each role, every rule of `kubeinfer_leaderworkerset` (the LeaderWorkerSet webhook, " +
+	"zero for all roles or for none, slices and enums), the DisaggregatedSet webhook's rules (rolling updates only, no " +
+	"`partition`, placement topology, slices with `External` roles) and, for each role, every rule of `kubeinfer_leaderworkerset` (the LeaderWorkerSet webhook, " +
 	"and the rules kube-apiserver applies to the StatefulSets and pods created from the templates) fail at " +
 	"`terraform plan` on the attribute at fault.\n\n" +
 	"The CRD's defaults are planned, never sent. By default create and update wait until every role's " +
@@ -45,13 +45,14 @@ const attrWaitForRollout = "wait_for_rollout"
 
 // Kind is the DisaggregatedSet kind served by the generic resource.
 var Kind = &kube.Kind{
-	TypeName:    "disaggregatedset",
-	GVK:         disaggv1.GroupVersion.WithKind("DisaggregatedSet"),
-	Resource:    "disaggregatedsets",
-	Namespaced:  true,
-	NewObject:   func() runtime.Object { return &disaggv1.DisaggregatedSet{} },
-	Description: description,
-	BuildNode:   node,
+	TypeName:        "disaggregatedset",
+	GVK:             disaggv1.GroupVersion.WithKind("DisaggregatedSet"),
+	Resource:        "disaggregatedsets",
+	Namespaced:      true,
+	NewObject:       func() runtime.Object { return &disaggv1.DisaggregatedSet{} },
+	Description:     description + compatibilityTable(),
+	UndeclaredField: undeclaredField,
+	BuildNode:       node,
 	Defaults: func(obj runtime.Object, raw tftypes.Value) {
 		SetDefaults(kube.As[*disaggv1.DisaggregatedSet](obj), raw)
 	},
@@ -78,6 +79,8 @@ var Kind = &kube.Kind{
 		leaderworkerset.AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, true),
 	},
 	Hooks: kube.Hooks{
+		ApplyBody:   applyBody,
+		PlanObject:  planObject,
 		AfterApply:  waitForRollout,
 		AfterDelete: waitForCleanup,
 	},
@@ -131,6 +134,10 @@ func buildNode() *k8sschema.Node {
 			ru + "maxSurge":                           k8sschema.OptionalComputed,
 			spec + "networkConfig.subdomainPolicy":    k8sschema.Required,
 			"status":                                  k8sschema.Computed,
+
+			// Defaults of the fields v0.10.0 adds (Slices 1, PlacementPolicy.Type None, RoleScaling.Mode Static).
+			"spec.slices": k8sschema.OptionalComputed, "spec.placementPolicy.type": k8sschema.OptionalComputed,
+			role + "scaling.mode": k8sschema.OptionalComputed,
 		},
 		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
 		TypeDefaults:  leaderworkerset.TemplateDefaults,
@@ -138,7 +145,7 @@ func buildNode() *k8sschema.Node {
 		Notes: map[string]string{
 			"spec.roles":           "2 to 10 roles with unique names. Either every role has `replicas = 0` or none has.",
 			role + "name":          "1 to 63 lowercase letters, digits and `-`, starting and ending with a letter or digit. It becomes part of the LeaderWorkerSet's name (`<name>-<revision>-<role>`), which must stay within the limits of `kubeinfer_leaderworkerset`'s name.",
-			spec + "replicas":      "Defaults to 1. Zero for all roles or for none.",
+			spec + "replicas":      "Defaults to 1. Zero for all roles or for none (on v0.10.0, of the roles that are not `External`). Not sent, and never drift, for an `External` role: see `scaling`.",
 			spec + "startupPolicy": "One of `LeaderCreated` (default) or `LeaderReady`.",
 			lwt + "size":           "Defaults to `1`; must be at least 1, and `replicas * size` at most 2147483647.",
 			lwt + "restartPolicy":  "One of `RecreateGroupOnPodRestart` (default), `RecreateGroupAfterStart`, `None`, or the deprecated `Default`.",

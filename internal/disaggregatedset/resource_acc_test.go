@@ -314,7 +314,7 @@ func TestAccDisaggregatedSet_planErrors(t *testing.T) {
 			{
 				Config:      pc + strings.Replace(base, "replicas = 2", "replicas = 0", 1),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)replicas must be zero for all roles or non-zero for all\s+roles`),
+				ExpectError: regexp.MustCompile(`(?s)replicas\s+must\s+be\s+zero\s+for\s+all\s+(non-External\s+)?roles\s+or\s+non-zero\s+for\s+all\s+(non-External\s+)?roles`),
 			},
 			{
 				Config:      pc + strings.Replace(base, `name     = "decode"`, `name     = "prefill"`, 1),

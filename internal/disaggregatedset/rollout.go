@@ -8,9 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
-	disaggutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
@@ -40,7 +39,7 @@ type RoleRollout struct {
 // replicas, rolloutStrategy, startupPolicy, networkConfig and metadata are outside the hash.
 func PreviewRollout(newObj, oldObj *disaggv1.DisaggregatedSet) Rollout {
 	r := Rollout{Name: newObj.Namespace + "/" + newObj.Name}
-	if disaggutils.ComputeRevision(newObj.Spec.Roles) == disaggutils.ComputeRevision(oldObj.Spec.Roles) {
+	if ComputeRevision(newObj.Spec.Roles) == ComputeRevision(oldObj.Spec.Roles) {
 		return r
 	}
 	r.Changed = changedRoleFields(newObj, oldObj)

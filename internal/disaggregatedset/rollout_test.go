@@ -8,9 +8,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
-	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
 	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
 
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,12 +13,14 @@ import (
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
-	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
 	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
 	disaggutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
@@ -28,11 +31,27 @@ import (
 // (api/disaggregatedset/v1/disaggregatedset_types.go markers, as generated into
 // config/crd/bases/disaggregatedset.x-k8s.io_disaggregatedsets.yaml).
 const (
-	minRoles           = 2  // DisaggregatedSetSpec.Roles: +kubebuilder:validation:MinItems=2
-	maxRoles           = 10 // +kubebuilder:validation:MaxItems=10
-	maxRoleNameLength  = 63 // DisaggregatedRoleSpec.Name: +kubebuilder:validation:MaxLength=63
-	roleNamePattern    = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
-	replicasRuleDetail = "replicas must be zero for all roles or non-zero for all roles"
+	minRoles          = 2  // DisaggregatedSetSpec.Roles: +kubebuilder:validation:MinItems=2
+	maxRoles          = 10 // +kubebuilder:validation:MaxItems=10
+	maxRoleNameLength = 63 // DisaggregatedRoleSpec.Name: +kubebuilder:validation:MaxLength=63
+	roleNamePattern   = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// The v0.10.0 rule (DisaggregatedSetSpec +kubebuilder:validation:XValidation) covers the roles
+	// that are not External; for a set without External roles it is the v0.9.0 rule, whose message
+	// said "all roles" instead.
+	replicasRuleDetail = "replicas must be zero for all non-External roles or non-zero for all non-External roles"
+
+	// v0.10.0: DisaggregatedSetSpec.Slices +kubebuilder:validation:Minimum=1, Maximum=100.
+	minSlices = 1
+	maxSlices = 100
+	// v0.10.0 webhook: the role scaler's name "<set>-<role>" within the 253 characters of a name.
+	maxScalerNameLength = 253
+)
+
+// Enums of the v0.10.0 CRD: PlacementPolicy.Type (+kubebuilder:validation:Enum=None;ExclusiveSlice;
+// ExclusiveTopology) and RoleScalingMode (+kubebuilder:validation:Enum=Static;External).
+var (
+	placementTypes = []string{string(disaggv1.PlacementNone), string(disaggv1.PlacementExclusiveSlice), string(disaggv1.PlacementExclusiveTopology)}
+	scalingModes   = []string{string(disaggv1.RoleScalingStatic), string(disaggv1.RoleScalingExternal)}
 )
 
 var (
@@ -57,7 +76,21 @@ func Validate(ds *disaggv1.DisaggregatedSet) field.ErrorList {
 	for i := range ds.Spec.Roles {
 		errs = append(errs, validateRoleLeaderWorkerSet(ds, i)...)
 	}
-	return errs
+	return unique(errs)
+}
+
+// unique drops repeated errors: the v0.10.0 webhook's maxSurge/maxUnavailable rule is also a rule
+// of each role's LeaderWorkerSet, reported at the same field with the same message.
+func unique(errs field.ErrorList) field.ErrorList {
+	seen := map[string]bool{}
+	out := errs[:0]
+	for _, e := range errs {
+		if k := e.Error(); !seen[k] {
+			seen[k] = true
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // validateSchema ports the CRD's structural and CEL rules with the errors
@@ -95,17 +128,49 @@ func validateSchema(ds *disaggv1.DisaggregatedSet) field.ErrorList {
 			errs = append(errs, field.Duplicate(rolesPath.Index(i), map[string]any{"name": role.Name}))
 		}
 	}
-	// +kubebuilder:validation:XValidation:rule="self.roles.all(r, !has(r.spec.replicas) ||
-	// r.spec.replicas == 0) || self.roles.all(r, has(r.spec.replicas) && r.spec.replicas > 0)".
-	// After the CRD default (replicas 1) every role has replicas.
+	// +kubebuilder:validation:XValidation:rule="self.roles.filter(r, !has(r.scaling) ||
+	// r.scaling.mode != 'External').all(r, !has(r.spec.replicas) || r.spec.replicas == 0) || ..."
+	// (v0.10.0; v0.9.0 had the same rule over every role). After the CRD default (replicas 1)
+	// every role has replicas.
 	allZero, allPositive := true, true
 	for _, role := range roles {
+		if External(&role) {
+			continue
+		}
 		r := replicasOf(&role)
 		allZero = allZero && r == 0
 		allPositive = allPositive && r > 0
 	}
 	if !allZero && !allPositive {
 		errs = append(errs, field.Invalid(specPath, field.OmitValueType{}, replicasRuleDetail))
+	}
+	return append(errs, validateSchemaV010(ds)...)
+}
+
+// validateSchemaV010 ports the schema rules of the fields v0.10.0 adds
+// (api/disaggregatedset/v1/disaggregatedset_types.go at v0.10.0, generated into
+// config/crd/bases/disaggregatedset.x-k8s.io_disaggregatedsets.yaml) with the errors
+// k8s.io/apiextensions-apiserver@v0.37.2 pkg/apiserver/validation/validation.go
+// kubeOpenAPIResultToFieldErrors reports: the kube-openapi minimum and maximum messages as
+// Invalid, an enum as NotSupported.
+func validateSchemaV010(ds *disaggv1.DisaggregatedSet) field.ErrorList {
+	var errs field.ErrorList
+	if s := ds.Spec.Slices; s != nil {
+		p := specPath.Child("slices")
+		switch {
+		case *s < minSlices:
+			errs = append(errs, field.Invalid(p, int64(*s), fmt.Sprintf("%s in body should be greater than or equal to %d", p, minSlices)))
+		case *s > maxSlices:
+			errs = append(errs, field.Invalid(p, int64(*s), fmt.Sprintf("%s in body should be less than or equal to %d", p, maxSlices)))
+		}
+	}
+	if pp := ds.Spec.PlacementPolicy; pp != nil && !slices.Contains(placementTypes, string(pp.Type)) {
+		errs = append(errs, field.NotSupported(specPath.Child("placementPolicy", "type"), string(pp.Type), placementTypes))
+	}
+	for i, role := range ds.Spec.Roles {
+		if sc := role.Scaling; sc != nil && !slices.Contains(scalingModes, string(sc.Mode)) {
+			errs = append(errs, field.NotSupported(rolesPath.Index(i).Child("scaling", "mode"), string(sc.Mode), scalingModes))
+		}
 	}
 	return errs
 }
@@ -122,25 +187,130 @@ func replicasOf(role *disaggv1.DisaggregatedRoleSpec) int32 {
 	return *role.Spec.Replicas
 }
 
-// validateRoles applies the DisaggregatedSet validating webhook, the same on create and update. Of
-// validateRoleRolloutStrategy only the partition check is kept: a rolloutStrategy.type other than
+// validateRoles applies the DisaggregatedSet validating webhook, the same on create and update
+// (ValidateCreate and ValidateUpdate both run validate and validatePlacement). Of
+// validateRoleRolloutStrategy's type check nothing is kept: a rolloutStrategy.type other than
 // RollingUpdate is never reached, because the CRD's enum on the embedded LeaderWorkerSet spec rejects such a
 // type first (admission webhooks run after schema validation), and that enum is reported through the role's
 // LeaderWorkerSet rules at the same field.
 //
-// Port of sigs.k8s.io/lws@v0.9.0 pkg/webhooks/disaggregatedset/disaggregatedset_webhook.go
-// DisaggregatedSetWebhook.validateRoles, with DisaggregatedSetWebhook.validateRoleRolloutStrategy inline.
+// Port of sigs.k8s.io/lws@v0.10.0 pkg/webhooks/disaggregatedset/disaggregatedset_webhook.go
+// DisaggregatedSetWebhook.validate (partition: validateRoleRolloutStrategy, v0.9.0 too; maxSurge and
+// maxUnavailable both 0: validateRoleMaxSurgeUnavailable, and the External rules, both new in v0.10.0)
+// and DisaggregatedSetWebhook.validatePlacement (v0.10.0).
 func validateRoles(ds *disaggv1.DisaggregatedSet) field.ErrorList {
 	var errs field.ErrorList
+	hasExternal := false
 	for i, role := range ds.Spec.Roles {
-		ru := role.Spec.RolloutStrategy.RollingUpdateConfiguration
-		if ru != nil && ru.Partition != nil && *ru.Partition != 0 {
-			errs = append(errs, field.Forbidden(
-				rolesPath.Index(i).Child("spec", "rolloutStrategy", "rollingUpdateConfiguration", "partition"),
-				"partition is not supported by DisaggregatedSet; rolling updates are managed across roles by the DisaggregatedSet controller"))
+		rolePath := rolesPath.Index(i)
+		if ru := role.Spec.RolloutStrategy.RollingUpdateConfiguration; ru != nil {
+			rucPath := rolePath.Child("spec", "rolloutStrategy", "rollingUpdateConfiguration")
+			if ru.Partition != nil && *ru.Partition != 0 {
+				errs = append(errs, field.Forbidden(rucPath.Child("partition"),
+					"partition is not supported by DisaggregatedSet; rolling updates are managed across roles by the DisaggregatedSet controller"))
+			}
+			errs = append(errs, validateRoleMaxSurgeUnavailable(ru, role.Spec.Replicas, rucPath)...)
+		}
+		if !External(&role) {
+			continue
+		}
+		hasExternal = true
+		if name := ScalerName(ds.Name, role.Name); len(name) > maxScalerNameLength {
+			errs = append(errs, field.Invalid(rolePath.Child("name"), role.Name,
+				fmt.Sprintf("would produce scaler name %q exceeding %d characters", name, maxScalerNameLength)))
+		}
+	}
+	if hasExternal && ds.Spec.Slices != nil && *ds.Spec.Slices > 1 {
+		errs = append(errs, field.Forbidden(specPath.Child("slices"),
+			"spec.slices > 1 is not supported while any role has scaling.mode: External (alpha restriction)"))
+	}
+	return append(errs, validatePlacement(ds)...)
+}
+
+// validateRoleMaxSurgeUnavailable refuses maxSurge and maxUnavailable that both come to 0 for a
+// role with replicas: the LeaderWorkerSet webhook's rule, which the v0.10.0 DisaggregatedSet webhook
+// applies to the set itself (the role's LeaderWorkerSet rules report the same error at the same
+// field, once). Invalid values are left to those rules (the set's webhook reports the same ones
+// and skips the pair check then).
+//
+// Port of sigs.k8s.io/lws@v0.10.0 pkg/webhooks/disaggregatedset/disaggregatedset_webhook.go
+// validateRoleMaxSurgeUnavailable.
+func validateRoleMaxSurgeUnavailable(ru *releasedlws.RollingUpdateConfiguration, replicas *int32, rucPath *field.Path) field.ErrorList {
+	if replicas == nil || *replicas == 0 {
+		return nil
+	}
+	for _, v := range []intstr.IntOrString{ru.MaxUnavailable, ru.MaxSurge} {
+		if !validIntOrPercent(v) {
+			return nil
+		}
+	}
+	unavailable, err1 := intstr.GetScaledValueFromIntOrPercent(&ru.MaxUnavailable, int(*replicas), false)
+	surge, err2 := intstr.GetScaledValueFromIntOrPercent(&ru.MaxSurge, int(*replicas), true)
+	if err1 != nil || err2 != nil || unavailable != 0 || surge != 0 {
+		return nil
+	}
+	return field.ErrorList{field.Invalid(rucPath.Child("maxUnavailable"), ru.MaxUnavailable.String(), "must not be 0 when `maxSurge` is 0")}
+}
+
+// validIntOrPercent: a non-negative integer or a percentage of at most 100% (the webhook's
+// ValidatePositiveIntOrPercent and IsNotMoreThan100Percent, pkg/webhooks of v0.10.0).
+func validIntOrPercent(v intstr.IntOrString) bool {
+	switch v.Type {
+	case intstr.Int:
+		return v.IntVal >= 0
+	case intstr.String:
+		if len(utilvalidation.IsValidPercent(v.StrVal)) > 0 {
+			return false
+		}
+		pct, err := strconv.Atoi(strings.TrimSuffix(v.StrVal, "%"))
+		return err == nil && pct <= 100
+	}
+	return false
+}
+
+// validatePlacement: a placement policy other than None needs a topology key, and no role may
+// carry a LeaderWorkerSet exclusive-topology annotation (group or subgroup level) on its metadata
+// or on its leader or worker pod template.
+//
+// Port of sigs.k8s.io/lws@v0.10.0 pkg/webhooks/disaggregatedset/disaggregatedset_webhook.go
+// DisaggregatedSetWebhook.validatePlacement and roleExclusiveTopologyAnnotation.
+func validatePlacement(ds *disaggv1.DisaggregatedSet) field.ErrorList {
+	pp := ds.Spec.PlacementPolicy
+	if pp == nil || pp.Type == disaggv1.PlacementNone || pp.Type == "" {
+		return nil
+	}
+	var errs field.ErrorList
+	ppPath := specPath.Child("placementPolicy")
+	if pp.Topology == "" {
+		errs = append(errs, field.Required(ppPath.Child("topology"), "topology is required when type is not None"))
+	}
+	for i, role := range ds.Spec.Roles {
+		if key, ok := roleExclusiveTopologyAnnotation(&role); ok {
+			errs = append(errs, field.Forbidden(rolesPath.Index(i),
+				fmt.Sprintf("the %q annotation must not be combined with a non-None spec.placementPolicy.type (%s)", key, pp.Type)))
 		}
 	}
 	return errs
+}
+
+// roleExclusiveTopologyAnnotation is the first exclusive-topology annotation key (group, then
+// subgroup level) a role carries on its metadata or either pod template.
+func roleExclusiveTopologyAnnotation(role *disaggv1.DisaggregatedRoleSpec) (string, bool) {
+	lwt := role.Spec.LeaderWorkerTemplate
+	for _, key := range []string{lwsv1.ExclusiveKeyAnnotationKey, lwsv1.SubGroupExclusiveKeyAnnotationKey} {
+		if _, ok := role.Annotations[key]; ok {
+			return key, true
+		}
+		if lwt.LeaderTemplate != nil {
+			if _, ok := lwt.LeaderTemplate.Annotations[key]; ok {
+				return key, true
+			}
+		}
+		if _, ok := lwt.WorkerTemplate.Annotations[key]; ok {
+			return key, true
+		}
+	}
+	return "", false
 }
 
 // RoleLeaderWorkerSet returns the LeaderWorkerSet the DisaggregatedSet controller of
@@ -154,7 +324,7 @@ func validateRoles(ds *disaggv1.DisaggregatedSet) field.ErrorList {
 // LeaderWorkerSetManager.Create (the object it builds).
 func RoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) (*lwsv1.LeaderWorkerSet, error) {
 	role := ds.Spec.Roles[i]
-	revision := disaggutils.ComputeRevision(ds.Spec.Roles)
+	revision := ComputeRevision(ds.Spec.Roles)
 	labels := disaggutils.GenerateLabels(ds.Name, role.Name, revision)
 	spec := *role.Spec.DeepCopy()
 	spec.Replicas = ptr.To(replicasOf(&role))
@@ -282,8 +452,26 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 			errs = append(errs, field.NotSupported(rolesPath.Index(i).Child("spec", "rolloutStrategy", "type"), "",
 				[]string{string(releasedlws.RollingUpdateStrategyType)}))
 		}
+		if role.Scaling != nil && role.Scaling.Mode == "" && written(config, fmt.Sprintf("spec.roles[%d].scaling.mode", i)) {
+			errs = append(errs, field.NotSupported(rolesPath.Index(i).Child("scaling", "mode"), "", scalingModes))
+		}
+		// The v0.10.0 webhook warns about replicas above 1 on an External role (validate); the
+		// provider does not send them at all (applyBody), so any written value is pointless.
+		if External(&role) && explicit("replicas") {
+			warnings = append(warnings, kube.Warning{Path: rolesPath.Index(i).Child("spec", "replicas"),
+				Summary: "Replicas of an External role are not sent", Detail: externalReplicasWarning(ds.Name, role.Name)})
+		}
+	}
+	if pp := ds.Spec.PlacementPolicy; pp != nil && pp.Type == "" && written(config, "spec.placementPolicy.type") {
+		errs = append(errs, field.NotSupported(specPath.Child("placementPolicy", "type"), "", placementTypes))
 	}
 	return errs, warnings
+}
+
+// written reports whether the configuration sets the attribute at a JSON path.
+func written(config tftypes.Value, path string) bool {
+	v, ok := k8sschema.ValueAt(node(), config, path)
+	return ok && !v.IsNull()
 }
 
 // indexSuffix is a list index at the end of a field path segment ("containers[0]").

@@ -15,9 +15,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
-	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
 	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
 
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/podtemplate"
 )
@@ -71,7 +71,7 @@ func TestValidate(t *testing.T) {
 		}},
 		{name: "one role at zero", modify: func(ds *disaggv1.DisaggregatedSet) {
 			ds.Spec.Roles[1].Spec.Replicas = ptr.To[int32](0)
-		}, want: []string{`spec: Invalid value: replicas must be zero for all roles or non-zero for all roles`}},
+		}, want: []string{`spec: Invalid value: replicas must be zero for all non-External roles or non-zero for all non-External roles`}},
 		{name: "one role", modify: func(ds *disaggv1.DisaggregatedSet) {
 			ds.Spec.Roles = ds.Spec.Roles[:1]
 		}, want: []string{`spec.roles: Invalid value: 1: spec.roles in body should have at least 2 items`}},

@@ -15,9 +15,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
-	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
 	disaggutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
@@ -59,7 +59,7 @@ func RolloutDone(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructure
 }
 
 func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructured) rolloutState {
-	revision := disaggutils.ComputeRevision(ds.Spec.Roles)
+	revision := ComputeRevision(ds.Spec.Roles)
 	state := rolloutState{targets: map[string]*unstructured.Unstructured{}}
 	var problems []string
 	for i := range ds.Spec.Roles {

@@ -16,9 +16,9 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	k8stesting "k8s.io/client-go/testing"
-	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
 	disaggutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
 
@@ -44,7 +44,7 @@ func lwsOf(ds *disaggv1.DisaggregatedSet, role, rev string, replicas, ready int6
 func TestRolloutDone(t *testing.T) {
 	ds := pair()
 	SetDefaults(ds, k8sschema.NullValue(node()))
-	rev := disaggutils.ComputeRevision(ds.Spec.Roles)
+	rev := ComputeRevision(ds.Spec.Roles)
 	cases := []struct {
 		name   string
 		sets   []*unstructured.Unstructured
@@ -91,7 +91,7 @@ var forceClosed = &url.Error{Op: "Get", URL: "https://127.0.0.1:6443/apis/leader
 func TestWatchRolesRetriesTransientErrors(t *testing.T) {
 	ds := pair()
 	SetDefaults(ds, k8sschema.NullValue(node()))
-	rev := disaggutils.ComputeRevision(ds.Spec.Roles)
+	rev := ComputeRevision(ds.Spec.Roles)
 	dsGVR := disaggv1.GroupVersion.WithResource("disaggregatedsets")
 	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(ds)
 	if err != nil {

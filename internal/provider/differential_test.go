@@ -19,9 +19,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
-	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
 	releasedlwsv1 "sigs.k8s.io/lws/api/leaderworkerset/v1"
 
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"

@@ -9,10 +9,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
-	disaggv1 "sigs.k8s.io/lws/api/disaggregatedset/v1"
 	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
 	"sigs.k8s.io/yaml"
 
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/scripts/bench/internal/tfbench"
 )

@@ -1,0 +1,175 @@
+package disaggregatedset
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	upstreamds "sigs.k8s.io/lws/api/disaggregatedset/v1"
+	disaggutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
+
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+)
+
+// ComputeRevision is the revision the controller gives the roles' LeaderWorkerSets: a hash of each
+// role's name and leaderWorkerTemplate only (scaling, replicas, slices and placement are not part
+// of it, in v0.9.0 as in v0.10.0: pkg/utils/disaggregatedset/utils.go ComputeRevision).
+func ComputeRevision(roles []disaggv1.DisaggregatedRoleSpec) string {
+	released := make([]upstreamds.DisaggregatedRoleSpec, len(roles))
+	for i, r := range roles {
+		released[i] = upstreamds.DisaggregatedRoleSpec{Name: r.Name, LeaderWorkerSetTemplateSpec: r.LeaderWorkerSetTemplateSpec}
+	}
+	return disaggutils.ComputeRevision(released)
+}
+
+// External reports whether a role is scaled by a DisaggregatedSetRoleScaler (v0.10.0
+// RoleScalingExternal): its spec.replicas is ignored by the controller.
+func External(role *disaggv1.DisaggregatedRoleSpec) bool {
+	return role.Scaling != nil && role.Scaling.Mode == disaggv1.RoleScalingExternal
+}
+
+// ScalerName is the name of the DisaggregatedSetRoleScaler the v0.10.0 controller creates for an
+// External role (pkg/controllers/disaggregatedset/scaler_manager.go: "<set>-<role>").
+func ScalerName(set, role string) string { return set + "-" + role }
+
+// applyBody leaves the replicas of External roles out of the apply body: their count belongs to the
+// role scaler's autoscaler, the controller ignores the role's own value, and the provider neither
+// sets nor takes it (the LeaderWorkerSet's manage_replicas = false contract, per role). The hand-over
+// and the refresh's ownership warnings call it on the live object too, so the field stays with
+// whichever manager wrote it.
+func applyBody(body map[string]any, _ map[string]tftypes.Value) {
+	spec, _ := body["spec"].(map[string]any)
+	roles, _ := spec["roles"].([]any)
+	for _, r := range roles {
+		role, _ := r.(map[string]any)
+		scaling, _ := role["scaling"].(map[string]any)
+		if mode, _ := scaling["mode"].(string); mode != string(disaggv1.RoleScalingExternal) {
+			continue
+		}
+		if rs, ok := role["spec"].(map[string]any); ok {
+			delete(rs, "replicas")
+		}
+	}
+}
+
+// planObject plans an External role's replicas as the live value recorded in state (whatever
+// another manager wrote is not drift) when the role was External before too; on a create, or when a
+// role becomes External (the provider stops sending the value, and the server then keeps another
+// manager's value or restores the CRD default), the value is known only after apply.
+func planObject(plan, state tftypes.Value, _ map[string]tftypes.Value) tftypes.Value {
+	n := node()
+	rolesVal, ok := k8sschema.ValueAt(n, plan, "spec.roles")
+	if !ok || !rolesVal.IsKnown() || rolesVal.IsNull() {
+		return plan
+	}
+	var roles []tftypes.Value
+	if rolesVal.As(&roles) != nil {
+		return plan
+	}
+	priorRoles := map[string]tftypes.Value{}
+	if !state.IsNull() && state.IsKnown() {
+		if v, ok := k8sschema.ValueAt(n, state, "spec.roles"); ok && v.IsKnown() && !v.IsNull() {
+			var prior []tftypes.Value
+			if v.As(&prior) == nil {
+				for _, p := range prior {
+					if name, ok := stringAttr(p, "name"); ok {
+						priorRoles[name] = p
+					}
+				}
+			}
+		}
+	}
+	changed := false
+	out := make([]tftypes.Value, len(roles))
+	for i, role := range roles {
+		out[i] = role
+		if !roleExternal(role) {
+			continue
+		}
+		replicas := tftypes.NewValue(tftypes.Number, tftypes.UnknownValue)
+		if name, ok := stringAttr(role, "name"); ok {
+			if prior, ok := priorRoles[name]; ok && roleExternal(prior) {
+				if v, ok := attrAt(prior, "spec", "replicas"); ok {
+					replicas = v
+				}
+			}
+		}
+		out[i] = setAttrPath(role, replicas, "spec", "replicas")
+		changed = true
+	}
+	if !changed {
+		return plan
+	}
+	return setAttrPath(plan, tftypes.NewValue(rolesVal.Type(), out), "spec", "roles")
+}
+
+// roleExternal reports whether a role value (planned or prior) has scaling.mode = "External".
+func roleExternal(role tftypes.Value) bool {
+	v, ok := attrAt(role, "scaling", "mode")
+	if !ok || !v.IsKnown() || v.IsNull() {
+		return false
+	}
+	var s string
+	return v.As(&s) == nil && s == string(disaggv1.RoleScalingExternal)
+}
+
+// stringAttr is a known string attribute of an object value.
+func stringAttr(v tftypes.Value, name string) (string, bool) {
+	a, ok := attrAt(v, name)
+	if !ok || !a.IsKnown() || a.IsNull() {
+		return "", false
+	}
+	var s string
+	return s, a.As(&s) == nil
+}
+
+// attrAt follows attribute names from an object value.
+func attrAt(v tftypes.Value, names ...string) (tftypes.Value, bool) {
+	for _, name := range names {
+		if !v.IsKnown() || v.IsNull() {
+			return tftypes.Value{}, false
+		}
+		var attrs map[string]tftypes.Value
+		if v.As(&attrs) != nil {
+			return tftypes.Value{}, false
+		}
+		next, ok := attrs[name]
+		if !ok {
+			return tftypes.Value{}, false
+		}
+		v = next
+	}
+	return v, true
+}
+
+// externalReplicasWarning is the plan warning for a replicas value written on an External role.
+func externalReplicasWarning(set, role string) string {
+	return fmt.Sprintf("Role %q has scaling.mode = \"External\": its replicas are set through the "+
+		"DisaggregatedSetRoleScaler %q (by an autoscaler such as a HorizontalPodAutoscaler or KEDA), the controller "+
+		"ignores the role's own replicas, and the provider does not send them. Remove replicas from this role.",
+		role, ScalerName(set, role))
+}
+
+// setAttrPath returns v with the attribute at the given names replaced.
+func setAttrPath(v, leaf tftypes.Value, names ...string) tftypes.Value {
+	if len(names) == 0 {
+		return leaf
+	}
+	if !v.IsKnown() || v.IsNull() {
+		return v
+	}
+	var attrs map[string]tftypes.Value
+	if v.As(&attrs) != nil {
+		return v
+	}
+	child, ok := attrs[names[0]]
+	if !ok {
+		return v
+	}
+	out := make(map[string]tftypes.Value, len(attrs))
+	for k, x := range attrs {
+		out[k] = x
+	}
+	out[names[0]] = setAttrPath(child, leaf, names[1:]...)
+	return tftypes.NewValue(v.Type(), out)
+}
