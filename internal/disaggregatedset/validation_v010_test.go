@@ -160,3 +160,9 @@ func TestCheckConfigV010(t *testing.T) {
 		t.Errorf("warnings: %+v", warnings)
 	}
 }
+
+func TestRoleScalerEveryAttributeHasOurOwnDescription(t *testing.T) {
+	if problems := k8sschema.DocProblems(roleScalerNode(), roleScalerFieldDocs()); len(problems) > 0 {
+		t.Errorf("%d description problems:\n%s", len(problems), strings.Join(problems, "\n"))
+	}
+}

@@ -485,11 +485,19 @@ var kinds = []*kube.Kind{
 
 // DataSources returns the data sources of the provider.
 func (p *kubeinferProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	out := make([]func() datasource.DataSource, 0, len(kinds))
+	out := make([]func() datasource.DataSource, 0, len(kinds)+len(readOnlyKinds))
 	for _, k := range kinds {
 		out = append(out, kube.NewDataSource(k))
 	}
+	for _, k := range readOnlyKinds {
+		out = append(out, kube.NewDataSource(k))
+	}
 	return out
+}
+
+// readOnlyKinds are kinds a controller owns: a data source each, no resource or list resource.
+var readOnlyKinds = []*kube.Kind{
+	disaggregatedset.RoleScalerKind,
 }
 
 // ListResources returns the list resources of the provider (`terraform query`), one per kind.

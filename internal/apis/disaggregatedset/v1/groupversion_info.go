@@ -38,7 +38,8 @@ var (
 )
 
 func addKnownTypes(scheme *runtime.Scheme) error {
-	scheme.AddKnownTypes(GroupVersion, &DisaggregatedSet{}, &DisaggregatedSetList{})
+	scheme.AddKnownTypes(GroupVersion, &DisaggregatedSet{}, &DisaggregatedSetList{},
+		&DisaggregatedSetRoleScaler{}, &DisaggregatedSetRoleScalerList{})
 	metav1.AddToGroupVersion(scheme, GroupVersion)
 	return nil
 }
