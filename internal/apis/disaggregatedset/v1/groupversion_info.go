@@ -1,13 +1,15 @@
 // Package v1 holds the Go types of the DisaggregatedSet API
 // (disaggregatedset.x-k8s.io/v1) as this provider supports it: the API of
 // sigs.k8s.io/lws v0.10.0 (spec.slices, spec.placementPolicy,
-// roles[].scaling) plus status.observedGeneration of upstream main, over the
-// released v0.9.0 fields. A role embeds the LeaderWorkerSet template of the
-// released v0.9.0 module, as the v0.9.0 DisaggregatedSet does. JSON names,
-// shapes, defaults and bounds follow upstream; the markers are ours, written
-// from the facts of api/disaggregatedset/v1/disaggregatedset_types.go at
-// v0.10.0. The test CRD in internal/acctest/testdata/crds is generated from
-// these types (tools/crdgen/generate.sh).
+// roles[].scaling, and the DisaggregatedSetRoleScaler of External roles) plus
+// status.observedGeneration of upstream main, over the released v0.9.0
+// fields. A role embeds the LeaderWorkerSet template of the released v0.9.0
+// module, as the v0.9.0 DisaggregatedSet does. JSON names, shapes, defaults
+// and bounds follow upstream; the markers are ours, written from the facts of
+// api/disaggregatedset/v1/disaggregatedset_types.go and
+// disaggregatedsetrolescaler_types.go at v0.10.0. The test CRDs in
+// internal/acctest/testdata/crds are generated from these types
+// (tools/crdgen/generate.sh).
 //
 // +kubebuilder:object:generate=true
 // +groupName=disaggregatedset.x-k8s.io
