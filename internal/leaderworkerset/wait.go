@@ -311,11 +311,11 @@ const defaultScheduler = corev1.DefaultSchedulerName
 
 // groupsNotReady describes each group of u that does not have all its pods Ready (terminating
 // pods do not count); checked reports whether the pods could be listed and told apart by group,
-// err the error of the pod list (nil when it was not needed).
+// err the error of the pod list or of reading u (nil when no list was needed).
 func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.Unstructured) (lines []string, checked bool, err error) {
 	var obj lwsv1.LeaderWorkerSet
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &obj); err != nil {
-		return nil, false, nil
+		return nil, false, err // not transient: the status decides
 	}
 	if obj.Spec.GroupIdentity == lwsv1.GroupIdentityHash {
 		return nil, false, nil // hash-named groups carry no group index
