@@ -29,7 +29,7 @@ var ownFieldDocs = map[reflect.Type]map[string]string{
 		"topology": "Node label key that defines a domain (for example `topology.kubernetes.io/zone`); required unless `type` is `None`. A role may not then carry the LeaderWorkerSet exclusive-topology annotations.",
 	},
 	reflect.TypeOf(disaggv1.RoleScaling{}): {
-		"mode": "`Static` (the default: the role's `replicas`) or `External`: the controller creates a DisaggregatedSetRoleScaler named `<set>-<role>` whose scale subresource an autoscaler (HorizontalPodAutoscaler, KEDA) drives, and ignores the role's `replicas`. The provider then never sends the role's `replicas` and never reports a change of it as drift; switching back to `Static` sends the configured `replicas` again (write it explicitly).",
+		"mode": "`Static` (the default: the role's `replicas`) or `External`: the controller creates a DisaggregatedSetRoleScaler named `<set>-<role>` whose scale subresource an autoscaler (HorizontalPodAutoscaler, KEDA) drives, and ignores the role's `replicas`. The provider then never sends the role's `replicas` and never reports a change of it as drift; switching back to `Static` plans and sends the role's `replicas` again (the configured value, or the default 1), taking it back from whoever changed it.",
 	},
 	reflect.TypeOf(disaggv1.DisaggregatedRoleSpec{}): {
 		"name":    "Name of the role, unique in the list; it is part of the names of the role's LeaderWorkerSets and Services and the value of their `disaggregatedset.x-k8s.io/role` label.",

@@ -94,7 +94,8 @@ var decodeReplicasPath = tfjsonpath.New("spec").AtMapKey("roles").AtSliceIndex(1
 
 // TestAccDisaggregatedSet_v010: create with the v0.10.0 fields (their CRD defaults planned),
 // no-change plan, import; an External role whose replicas another manager changes plans empty
-// and keeps that value through an apply; Static -> External -> Static.
+// and keeps that value through an apply; External -> Static (replicas written), Static ->
+// External, External -> Static (replicas left to the default).
 func TestAccDisaggregatedSet_v010(t *testing.T) {
 	const name = "acc-pd-v010"
 	c := acctest.ClusterWith(t, acctest.NewerFields)
@@ -158,6 +159,15 @@ func TestAccDisaggregatedSet_v010(t *testing.T) {
 				}},
 			},
 			{Config: cfg, PlanOnly: true},
+			{ // External -> Static without replicas: the planned default sets back another manager's value
+				PreConfig: func() { setDecodeReplicas(t, ds, name, 4) },
+				Config:    pc + v010Set(name, `scaling = { mode = "Static" }`, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(addr, decodeReplicasPath, knownvalue.Int64Exact(1)),
+				}},
+				Check: decodeReplicasIs(ds, name, 1),
+			},
+			{Config: pc + v010Set(name, `scaling = { mode = "Static" }`, ""), PlanOnly: true},
 		},
 	})
 }
