@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/types"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
@@ -62,40 +61,14 @@ func apiErrorDetail(err error) string {
 }
 
 // Transient is the one predicate every wait uses to decide whether a failed read (GET, LIST,
-// WATCH) or a repeated DELETE is tried again: kubeclient.Transient (the errors the retrying
-// transport and the writes outlive), and the connection losses of HTTP/2 that it does not name:
-// apimachinery's IsProbableEOF (GOAWAY "server sent GOAWAY and closed the connection", reset
-// by peer, use of a closed connection; k8s.io/apimachinery v0.37.2 pkg/util/net/http.go) and the
-// errors net/http's bundled HTTP/2 client gives every stream of a connection it closes after a
-// failed write or a GOAWAY (http2errClientConnForceClosed "http2: client connection force closed
-// via ClientConn.Close", http2errClientConnGotGoAway, http2errClientConnClosed,
-// http2errClientConnUnusable; Go 1.26 src/net/http/h2_bundle.go, ClientConn.Close and
-// cleanupWriteRequest). None of these is an answer from the server: the request may not have
-// reached it, or its answer was lost. A context that ended is never transient.
+// WATCH) or a repeated DELETE is tried again: kubeclient.Transient, the errors the retrying
+// transport and the writes outlive (lost connections, HTTP/2 ones included, and a busy or
+// restarting server). A context that ended is never transient.
 func Transient(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
 	}
-	if kubeclient.Transient(err) || utilnet.IsProbableEOF(err) || utilnet.IsConnectionReset(err) || utilnet.IsHTTP2ConnectionLost(err) {
-		return true
-	}
-	msg := err.Error()
-	for _, lost := range http2ConnectionLost {
-		if strings.Contains(msg, lost) {
-			return true
-		}
-	}
-	return false
-}
-
-// http2ConnectionLost are the messages of the errors of net/http's HTTP/2 client for a
-// connection that was closed under a request (see Transient).
-var http2ConnectionLost = []string{
-	"http2: client connection force closed via ClientConn.Close",
-	"http2: Transport received Server's graceful shutdown GOAWAY",
-	"http2: server sent GOAWAY",
-	"http2: client conn is closed",
-	"http2: client conn not usable",
+	return kubeclient.Transient(err)
 }
 
 // RetryTransient calls try until it succeeds or fails with an error that is not Transient,

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
@@ -396,10 +397,35 @@ func connectionLost(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
 	}
-	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, net.ErrClosed) || strings.Contains(err.Error(), "server closed idle connection") ||
-		strings.Contains(err.Error(), "http2: client connection lost")
+		utilnet.IsProbableEOF(err) || utilnet.IsConnectionReset(err) || utilnet.IsHTTP2ConnectionLost(err) {
+		return true
+	}
+	msg := err.Error()
+	for _, lost := range http2ConnectionLost {
+		if strings.Contains(msg, lost) {
+			return true
+		}
+	}
+	return false
+}
+
+// http2ConnectionLost are the messages of net/http's HTTP/2 client for a connection closed
+// under its requests, which apimachinery's IsProbableEOF and IsHTTP2ConnectionLost
+// (k8s.io/apimachinery v0.37.2 pkg/util/net/http.go) do not all name: a failed write or a
+// GOAWAY closes the connection and every stream on it fails with one of them
+// (http2errClientConnForceClosed, http2errClientConnGotGoAway, http2errClientConnClosed,
+// http2errClientConnUnusable; Go 1.26 src/net/http/h2_bundle.go). None is an answer from the
+// server: the request may not have reached it, or its answer was lost.
+var http2ConnectionLost = []string{
+	"http2: client connection lost",
+	"http2: client connection force closed via ClientConn.Close",
+	"http2: Transport received Server's graceful shutdown GOAWAY",
+	"http2: server sent GOAWAY",
+	"http2: client conn is closed",
+	"http2: client conn not usable",
 }
 
 // Transient reports an error that a wait should outlive by trying again (with a back-off, until
