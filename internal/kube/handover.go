@@ -119,7 +119,7 @@ func (r *Resource) planHandover(live *unstructured.Unstructured, body map[string
 		if err != nil {
 			return nil, err
 		}
-		e.FieldsV1 = &metav1.FieldsV1{Raw: raw}
+		e.FieldsV1 = metav1.NewFieldsV1(string(raw))
 		out = append(out, e)
 	}
 	if !h.needed() {
@@ -143,7 +143,7 @@ func (r *Resource) planHandover(live *unstructured.Unstructured, body map[string
 		if err != nil {
 			return nil, err
 		}
-		out[ours].FieldsV1 = &metav1.FieldsV1{Raw: raw}
+		out[ours].FieldsV1 = metav1.NewFieldsV1(string(raw))
 	}
 	sort.Slice(h.stray, func(i, j int) bool { return h.stray[i].path < h.stray[j].path })
 	h.managedFields = out

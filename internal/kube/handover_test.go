@@ -40,11 +40,11 @@ func liveLWS(entries ...map[string]any) *unstructured.Unstructured {
 
 const (
 	container = `{"f:spec":{"f:leaderWorkerTemplate":{"f:workerTemplate":{"f:spec":{"f:containers":{"k:{\"name\":\"vllm\"}":`
-	// the provider's own apply of the body below
+	// the provider's own apply of the body below.
 	ownFields = `{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:replicas":{},"f:leaderWorkerTemplate":{"f:size":{},"f:workerTemplate":{"f:spec":{"f:containers":{"k:{\"name\":\"vllm\"}":{".":{},"f:name":{},"f:image":{}}}}}}}}`
-	// kubectl patch adding env
+	// kubectl patch adding env.
 	patchEnv = container + `{"f:env":{".":{},"k:{\"name\":\"DEBUG\"}":{".":{},"f:name":{},"f:value":{}}}}}}}}}}`
-	// kubectl apply (client-side) that created the object: everything it wrote
+	// kubectl apply (client-side) that created the object: everything it wrote.
 	csaFields = `{"f:metadata":{"f:annotations":{".":{},"f:kubectl.kubernetes.io/last-applied-configuration":{}},"f:labels":{".":{},"f:app":{},"f:team":{}}},` +
 		`"f:spec":{".":{},"f:replicas":{},"f:leaderWorkerTemplate":{".":{},"f:size":{},"f:workerTemplate":{".":{},"f:spec":{".":{},"f:containers":{".":{},"k:{\"name\":\"vllm\"}":{".":{},"f:name":{},"f:image":{},` +
 		`"f:ports":{".":{},"k:{\"containerPort\":8000,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{},"f:protocol":{}}}}}}}}}}`
@@ -68,7 +68,7 @@ func fieldsOf(t *testing.T, entries []metav1.ManagedFieldsEntry, manager string)
 	for _, e := range entries {
 		if e.Manager == manager && e.Subresource == "" {
 			var m map[string]any
-			if err := json.Unmarshal(e.FieldsV1.Raw, &m); err != nil {
+			if err := json.Unmarshal(e.FieldsV1.GetRawBytes(), &m); err != nil {
 				t.Fatal(err)
 			}
 			return m
