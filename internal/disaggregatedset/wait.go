@@ -89,6 +89,13 @@ func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructu
 				disaggutils.GenerateName(ds.Name, role.Name, revision), revision))
 		} else {
 			state.targets[role.Name] = target
+			if External(role) {
+				// The role scaler's count (v0.10.0): the controller scales the LeaderWorkerSet to it
+				// and ignores the role's own replicas.
+				if n, found, _ := unstructured.NestedInt64(target.Object, "spec", "replicas"); found {
+					want = int32(n)
+				}
+			}
 			if p := targetProblem(target, want); p != "" {
 				problems = append(problems, prefix+p)
 			}

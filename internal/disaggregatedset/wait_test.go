@@ -144,3 +144,18 @@ func TestWatchRolesRetriesTransientErrors(t *testing.T) {
 		t.Fatalf("want each request retried: %d GETs, %d lists, %d watches", gets.Load(), lists.Load(), watches.Load())
 	}
 }
+
+// An External role is rolled out at whatever count its scaler gave the LeaderWorkerSet.
+func TestRolloutDoneExternalRole(t *testing.T) {
+	ds := pair()
+	ds.Spec.Roles[1].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingExternal}
+	SetDefaults(ds, k8sschema.NullValue(node()))
+	rev := ComputeRevision(ds.Spec.Roles)
+	done, reason := RolloutDone(ds, []*unstructured.Unstructured{lwsOf(ds, "prefill", rev, 2, 2), lwsOf(ds, "decode", rev, 5, 5)})
+	if !done {
+		t.Errorf("not done: %s", reason)
+	}
+	if done, _ := RolloutDone(ds, []*unstructured.Unstructured{lwsOf(ds, "prefill", rev, 2, 2), lwsOf(ds, "decode", rev, 5, 3)}); done {
+		t.Errorf("done with 3 of 5 decode groups ready")
+	}
+}
