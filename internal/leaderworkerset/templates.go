@@ -80,6 +80,11 @@ func validateRuntimeNames(obj *lwsv1.LeaderWorkerSet) field.ErrorList {
 // secretLikeEnv matches env var names that usually hold credentials.
 var secretLikeEnv = regexp.MustCompile(`(?i)(^HF_TOKEN$|_TOKEN$|_KEY$|PASSWORD|SECRET)`)
 
+// envPlaceholder matches values that only stand for a secret: a shell variable ($HF_TOKEN,
+// ${HF_TOKEN}), a Kubernetes dependent variable reference ($(HF_TOKEN), expanded from another
+// env var by the kubelet), or a template slot (<your-token>), as examples write them.
+var envPlaceholder = regexp.MustCompile(`^\s*(\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^}]+\}|\$\([^)]+\)|<[^<>]+>)\s*$`)
+
 // checkConfig returns provider-only errors and warnings on the configuration as written.
 func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []kube.Warning) {
 	lws := kube.As[*lwsv1.LeaderWorkerSet](obj)
@@ -102,7 +107,7 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 	check := func(tplPath *field.Path, containers []containerEnv) {
 		for _, c := range containers {
 			for i, e := range c.env {
-				if e.Value != "" && secretLikeEnv.MatchString(e.Name) {
+				if e.Value != "" && secretLikeEnv.MatchString(e.Name) && !envPlaceholder.MatchString(e.Value) {
 					p := tplPath.Child("spec", c.list).Index(c.index).Child("env").Index(i).Child("value")
 					warnings = append(warnings, kube.Warning{Path: p, Summary: "Secret in a literal env value",
 						Detail: fmt.Sprintf("env var %q holds a literal value, which is stored in plain text in the Terraform state and in the LeaderWorkerSet. "+
