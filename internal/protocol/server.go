@@ -10,6 +10,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -24,7 +26,18 @@ import (
 // "kubeinfer_leaderworkerset").
 // schemas, if not nil, shares the GetProviderSchema response with the other servers built with it.
 func NewServer(inner tfprotov6.ProviderServer, data func() *kube.ProviderData, providerTypeName string, schemas *SchemaCache, kinds ...*kube.Kind) tfprotov6.ProviderServer {
-	s := &server{ProviderServer: inner, data: data, schemas: schemas, resources: map[string]*kindResource{}}
+	return newServer(inner, nil, data, providerTypeName, schemas, kinds)
+}
+
+// NewProviderServer is NewServer over the framework's server of p, whose GetProviderSchema
+// answer it builds itself (schemaBuilder: the same answer without the framework's costly
+// conversion of the kinds' schemas).
+func NewProviderServer(p provider.Provider, data func() *kube.ProviderData, providerTypeName string, schemas *SchemaCache, kinds ...*kube.Kind) tfprotov6.ProviderServer {
+	return newServer(providerserver.NewProtocol6(p)(), p, data, providerTypeName, schemas, kinds)
+}
+
+func newServer(inner tfprotov6.ProviderServer, p provider.Provider, data func() *kube.ProviderData, providerTypeName string, schemas *SchemaCache, kinds []*kube.Kind) *server {
+	s := &server{ProviderServer: inner, provider: p, data: data, schemas: schemas, resources: make(map[string]*kindResource, len(kinds))}
 	for _, k := range kinds {
 		s.resources[providerTypeName+"_"+k.TypeName] = &kindResource{kind: k, res: kube.ConfiguredResource(k, nil)}
 	}
@@ -34,6 +47,7 @@ func NewServer(inner tfprotov6.ProviderServer, data func() *kube.ProviderData, p
 // server is the framework's server with the resource RPCs of the kinds' resources replaced.
 type server struct {
 	tfprotov6.ProviderServer
+	provider  provider.Provider // builds the schema answer when not nil (NewProviderServer)
 	data      func() *kube.ProviderData
 	schemas   *SchemaCache
 	resources map[string]*kindResource
@@ -80,12 +94,23 @@ func hasError(diags []*tfprotov6.Diagnostic) bool {
 // v1.19 implements but does not announce yet (its toproto6.ServerCapabilities drops the flag).
 func (s *server) GetProviderSchema(ctx context.Context, req *tfprotov6.GetProviderSchemaRequest) (*tfprotov6.GetProviderSchemaResponse, error) {
 	return s.schemas.get(func() (*tfprotov6.GetProviderSchemaResponse, error) {
-		resp, err := s.ProviderServer.GetProviderSchema(ctx, req)
+		resp, err := s.buildSchema(ctx, req)
 		if resp != nil && resp.ServerCapabilities != nil {
 			resp.ServerCapabilities.GenerateResourceConfig = true
 		}
 		return resp, err
 	})
+}
+
+// buildSchema is the GetProviderSchema answer: schemaBuilder's when the server has the provider
+// and the builder supports it, the framework's otherwise.
+func (s *server) buildSchema(ctx context.Context, req *tfprotov6.GetProviderSchemaRequest) (*tfprotov6.GetProviderSchemaResponse, error) {
+	if s.provider != nil {
+		if resp, err := (schemaBuilder{s.provider}).build(ctx); err == nil {
+			return resp, nil
+		}
+	}
+	return s.ProviderServer.GetProviderSchema(ctx, req)
 }
 
 func (s *server) GetMetadata(ctx context.Context, req *tfprotov6.GetMetadataRequest) (*tfprotov6.GetMetadataResponse, error) {

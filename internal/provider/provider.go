@@ -20,7 +20,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -89,8 +88,7 @@ func (p *kubeinferProvider) ProviderData() *kube.ProviderData { return p.data.Lo
 func NewServer(version string) func() tfprotov6.ProviderServer {
 	return func() tfprotov6.ProviderServer {
 		p := &kubeinferProvider{version: version}
-		inner := providerserver.NewProtocol6(p)()
-		return protocol.NewServer(inner, p.ProviderData, TypeName, &schemas, kinds...)
+		return protocol.NewProviderServer(p, p.ProviderData, TypeName, &schemas, kinds...)
 	}
 }
 
