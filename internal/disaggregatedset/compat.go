@@ -68,7 +68,8 @@ func compatibilityTable() string {
 		"not `External`, and the webhook also refuses `slices` above 1 while a role is `External`, a " +
 		"`placement_policy` other than `None` without `topology`, and a role `rolling_update_configuration` whose " +
 		"`max_surge` and `max_unavailable` are both 0. The v0.10.0 controller names a role's LeaderWorkerSets " +
-		"`<name>-<slice>-<revision>-<role>`; the plan-time name checks and the rollout wait follow the v0.9.0 names " +
-		"(`<name>-<revision>-<role>`).\n")
+		"`<name>-<slice>-<revision>-<role>`, one per slice: the rollout wait finds them by their labels and waits for " +
+		"every slice, but the plan-time name-length checks still count the v0.9.0 names (`<name>-<revision>-<role>`), " +
+		"a few characters shorter.\n")
 	return b.String()
 }

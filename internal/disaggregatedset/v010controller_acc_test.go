@@ -166,3 +166,35 @@ func TestAccDisaggregatedSet_v010WebhookParity(t *testing.T) {
 	}
 	acctest.RunParity(t, cases)
 }
+
+// TestAccDisaggregatedSet_v010ControllerSlices: two slices roll out (the wait counts every slice's
+// LeaderWorkerSets), and the set plans no change afterwards.
+func TestAccDisaggregatedSet_v010ControllerSlices(t *testing.T) {
+	skipUnlessV010Controller(t)
+	const name = "probe10s"
+	c := acctest.Cluster(t)
+	lwsRI := c.Dynamic().Resource(lwsv1.GroupVersion.WithResource("leaderworkersets")).Namespace("default")
+	cfg := acctest.ProviderConfigFor(c) + strings.Replace(v010Set(name, `scaling = { mode = "Static" }`, "slices = 2", "replicas = 1"),
+		"wait_for_rollout = false", `timeouts = { create = "2m", update = "2m" }`, 1)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: func(*terraform.State) error {
+				l, err := lwsRI.List(context.Background(), metav1.ListOptions{LabelSelector: disaggv1.SetNameLabelKey + "=" + name})
+				if err != nil {
+					return err
+				}
+				var names []string
+				for _, u := range l.Items {
+					names = append(names, u.GetName())
+				}
+				t.Logf("LeaderWorkerSets: %v", names)
+				if len(l.Items) != 4 {
+					return fmt.Errorf("%d LeaderWorkerSets, want 2 roles x 2 slices", len(l.Items))
+				}
+				return nil
+			}},
+			{Config: cfg, PlanOnly: true},
+		},
+	})
+}

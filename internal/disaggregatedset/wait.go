@@ -61,11 +61,18 @@ func RolloutDone(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructure
 func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructured) rolloutState {
 	revision := ComputeRevision(ds.Spec.Roles)
 	state := rolloutState{targets: map[string]*unstructured.Unstructured{}}
+	slices := int32(1)
+	if ds.Spec.Slices != nil {
+		slices = *ds.Spec.Slices
+	}
 	var problems []string
 	for i := range ds.Spec.Roles {
 		role := &ds.Spec.Roles[i]
 		want := replicasOf(role)
-		var target *unstructured.Unstructured
+		// The current revision's LeaderWorkerSets of the role, by slice: v0.10.0 labels each with
+		// disaggregatedset.x-k8s.io/slice (one per slice, named <set>-<slice>-<revision>-<role>);
+		// v0.9.0 creates one, unlabelled.
+		targets := map[string]*unstructured.Unstructured{}
 		old, oldGroups := 0, int64(0)
 		for _, u := range lwss {
 			labels := u.GetLabels()
@@ -73,7 +80,7 @@ func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructu
 				continue
 			}
 			if labels[disaggv1.RevisionLabelKey] == revision && u.GetDeletionTimestamp() == nil {
-				target = u
+				targets[labels[disaggv1.SliceLabelKey]] = u
 				continue
 			}
 			old++
@@ -84,11 +91,21 @@ func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructu
 			oldGroups += replicas
 		}
 		prefix := fmt.Sprintf("role %s: ", role.Name)
-		if target == nil {
-			problems = append(problems, prefix+fmt.Sprintf("the LeaderWorkerSet %s of revision %s is not created yet",
-				disaggutils.GenerateName(ds.Name, role.Name, revision), revision))
-		} else {
-			state.targets[role.Name] = target
+		sliced := len(targets) > 1 || (len(targets) == 1 && targets[""] == nil)
+		switch {
+		case len(targets) == 0:
+			problems = append(problems, prefix+fmt.Sprintf("no LeaderWorkerSet of revision %s yet (%s on LeaderWorkerSet v0.9.0)",
+				revision, disaggutils.GenerateName(ds.Name, role.Name, revision)))
+		case sliced && int32(len(targets)) < slices:
+			problems = append(problems, prefix+fmt.Sprintf("%d of %d slices have a LeaderWorkerSet of revision %s", len(targets), slices, revision))
+		}
+		for _, slice := range sortedKeys(targets) {
+			target := targets[slice]
+			key, p := role.Name, prefix
+			if sliced {
+				key, p = role.Name+" slice "+slice, fmt.Sprintf("role %s slice %s: ", role.Name, slice)
+			}
+			state.targets[key] = target
 			if External(role) {
 				// The role scaler's count (v0.10.0): the controller scales the LeaderWorkerSet to it
 				// and ignores the role's own replicas.
@@ -96,8 +113,8 @@ func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructu
 					want = int32(n)
 				}
 			}
-			if p := targetProblem(target, want); p != "" {
-				problems = append(problems, prefix+p)
+			if problem := targetProblem(target, want); problem != "" {
+				problems = append(problems, p+problem)
 			}
 		}
 		if old > 0 {

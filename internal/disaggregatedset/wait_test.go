@@ -54,7 +54,7 @@ func TestRolloutDone(t *testing.T) {
 	}{
 		{name: "both roles rolled out", sets: []*unstructured.Unstructured{lwsOf(ds, "prefill", rev, 2, 2), lwsOf(ds, "decode", rev, 4, 4)}, done: true},
 		{name: "a role not created yet", sets: []*unstructured.Unstructured{lwsOf(ds, "prefill", rev, 2, 2)},
-			reason: "role decode: the LeaderWorkerSet llama-" + rev + "-decode of revision " + rev + " is not created yet"},
+			reason: "role decode: no LeaderWorkerSet of revision " + rev + " yet (llama-" + rev + "-decode on LeaderWorkerSet v0.9.0)"},
 		{name: "new revision still scaling up", sets: []*unstructured.Unstructured{lwsOf(ds, "prefill", rev, 2, 2), lwsOf(ds, "decode", rev, 3, 3)},
 			reason: "role decode: the new revision is at 3 of 4 groups"},
 		{name: "groups not ready", sets: []*unstructured.Unstructured{lwsOf(ds, "prefill", rev, 2, 1), lwsOf(ds, "decode", rev, 4, 4)},
@@ -159,3 +159,33 @@ func TestRolloutDoneExternalRole(t *testing.T) {
 		t.Errorf("done with 3 of 5 decode groups ready")
 	}
 }
+
+// With v0.10.0 slices, each slice's LeaderWorkerSet of the current revision counts, and a missing
+// slice keeps the rollout open.
+func TestRolloutDoneSlices(t *testing.T) {
+	ds := pair()
+	ds.Spec.Slices = ptrInt32(2)
+	SetDefaults(ds, k8sschema.NullValue(node()))
+	rev := ComputeRevision(ds.Spec.Roles)
+	sliced := func(role string, slice string, replicas, ready int64) *unstructured.Unstructured {
+		u := lwsOf(ds, role, rev, replicas, ready)
+		labels := u.GetLabels()
+		labels[disaggv1.SliceLabelKey] = slice
+		u.SetLabels(labels)
+		u.SetName("llama-" + slice + "-" + rev + "-" + role)
+		return u
+	}
+	all := []*unstructured.Unstructured{sliced("prefill", "0", 2, 2), sliced("decode", "0", 4, 4), sliced("prefill", "1", 2, 2), sliced("decode", "1", 4, 4)}
+	if done, reason := RolloutDone(ds, all); !done {
+		t.Errorf("not done: %s", reason)
+	}
+	if done, reason := RolloutDone(ds, all[:3]); done || reason != "role decode: 1 of 2 slices have a LeaderWorkerSet of revision "+rev {
+		t.Errorf("a missing slice: %v %q", done, reason)
+	}
+	all[3] = sliced("decode", "1", 4, 1)
+	if done, reason := RolloutDone(ds, all); done || !strings.HasPrefix(reason, "role decode slice 1: ") {
+		t.Errorf("a slice not ready: %v %q", done, reason)
+	}
+}
+
+func ptrInt32(n int32) *int32 { return &n }
