@@ -406,6 +406,14 @@ func differentialCorpora() map[string][]runtime.Object {
 			ds(func(o *disaggv1.DisaggregatedSet) { o.Spec.Roles = o.Spec.Roles[:1] }),                  // invalid: one role
 			ds(func(o *disaggv1.DisaggregatedSet) { o.Spec.Roles[0].Spec.Replicas = ptr.To[int32](0) }), // invalid: zero and non-zero
 			ds(func(o *disaggv1.DisaggregatedSet) { o.Spec.Roles[1].Name = "Decode" }),                  // invalid name
+			ds(func(o *disaggv1.DisaggregatedSet) { // v0.10.0: an External role (replicas from state), placement
+				o.Spec.Roles[1].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingExternal}
+				o.Spec.PlacementPolicy = &disaggv1.PlacementPolicy{Type: disaggv1.PlacementExclusiveSlice, Topology: "topology.kubernetes.io/zone"}
+			}),
+			ds(func(o *disaggv1.DisaggregatedSet) { // invalid: slices > 1 with an External role
+				o.Spec.Roles[1].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingExternal}
+				o.Spec.Slices = ptr.To[int32](2)
+			}),
 		},
 	}
 }
