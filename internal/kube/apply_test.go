@@ -435,8 +435,9 @@ func TestApplyBodyMinimalLeaderWorkerSet(t *testing.T) {
 		steps []any
 		want  tftypes.Value
 	}{
-		{[]any{"spec", "group_identity"}, tftypes.NewValue(tftypes.String, "Ordinal")},
-		{[]any{"spec", "group_replacement_policy"}, tftypes.NewValue(tftypes.String, "PostTermination")},
+		// Newer-API fields left out are null (the server's default), never planned.
+		{[]any{"spec", "group_identity"}, tftypes.NewValue(tftypes.String, nil)},
+		{[]any{"spec", "group_replacement_policy"}, tftypes.NewValue(tftypes.String, nil)},
 		{[]any{"spec", "startup_policy"}, tftypes.NewValue(tftypes.String, "LeaderCreated")},
 		{[]any{"spec", "network_config", "subdomain_policy"}, tftypes.NewValue(tftypes.String, "Shared")},
 		{[]any{"spec", "rollout_strategy", "rolling_update_configuration", "max_unavailable"}, tftypes.NewValue(tftypes.String, "1")},
@@ -490,14 +491,14 @@ func TestApplyBodyFrameworkPathMatchesFastPath(t *testing.T) {
 		t.Fatal(resp.Diagnostics)
 	}
 	assertBody(t, h.api.lastBody(t), vllmBody)
-	if got := at(t, resp.State.Raw, "spec", "group_identity"); !got.Equal(tftypes.NewValue(tftypes.String, "Ordinal")) {
-		t.Errorf("state group_identity = %v, want \"Ordinal\"", got)
+	if got := at(t, resp.State.Raw, "spec", "group_identity"); !got.IsNull() {
+		t.Errorf("state group_identity = %v, want null (left out: the server's default)", got)
 	}
 }
 
 // TestApplyBodySendsConfiguredNewerFields: a configuration that sets group_identity and
-// max_group_restarts sends exactly those on top of the minimal body (not the planned
-// group_replacement_policy).
+// max_group_restarts sends exactly those on top of the minimal body; group_replacement_policy,
+// left out, stays null although a CRD of the newer API stores its default.
 func TestApplyBodySendsConfiguredNewerFields(t *testing.T) {
 	h := newHarness(t, leaderworkerset.Kind, func(obj map[string]any) {
 		releasedLWSDefaults(obj)
@@ -518,8 +519,8 @@ func TestApplyBodySendsConfiguredNewerFields(t *testing.T) {
 	wantJSON, _ := json.Marshal(want)
 	assertBody(t, h.api.lastBody(t), string(wantJSON))
 
-	if got := at(t, planned, "spec", "group_replacement_policy"); !got.Equal(tftypes.NewValue(tftypes.String, "PostTermination")) {
-		t.Errorf("plan group_replacement_policy = %v, want the planned default", got)
+	if got := at(t, planned, "spec", "group_replacement_policy"); !got.IsNull() {
+		t.Errorf("plan group_replacement_policy = %v, want null", got)
 	}
 	for _, problem := range conformsToPlan("", planned, h.value(ar.NewState)) {
 		t.Error("state after apply differs from the plan: " + problem)
@@ -591,9 +592,13 @@ func TestStateFromServerValueWins(t *testing.T) {
 	}{
 		{[]any{"spec", "group_identity"}, "Hash"},
 		{[]any{"spec", "leader_worker_template", "restart_policy"}, "Default"},
-		{[]any{"spec", "group_replacement_policy"}, "PostTermination"}, // absent: the default
+		{[]any{"spec", "group_replacement_policy"}, ""}, // absent: null, the default
 	} {
-		if got := at(t, imported, c.steps...); !got.Equal(tftypes.NewValue(tftypes.String, c.want)) {
+		want := tftypes.NewValue(tftypes.String, c.want)
+		if c.want == "" {
+			want = tftypes.NewValue(tftypes.String, nil)
+		}
+		if got := at(t, imported, c.steps...); !got.Equal(want) {
 			t.Errorf("imported %v = %v, want %q", c.steps, got, c.want)
 		}
 	}

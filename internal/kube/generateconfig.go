@@ -31,12 +31,24 @@ func (k *Kind) configFrom(u *unstructured.Unstructured) (tftypes.Value, error) {
 	if err != nil {
 		return tftypes.Value{}, err
 	}
+	if k.ClearServerDefaults != nil {
+		k.ClearServerDefaults(obj, k8sschema.NullValue(node))
+		k.ClearServerDefaults(imported, k8sschema.NullValue(node))
+	}
 	return k.withoutDefaults(k8sschema.Encode(node, obj), k8sschema.Encode(node, imported)), nil
 }
 
 // configFromState is configFrom for a state (the node's part of it), whose planned defaults are
 // filled in: what Terraform's GenerateResourceConfig asks for.
 func (k *Kind) configFromState(state tftypes.Value) tftypes.Value {
+	if k.ClearServerDefaults != nil {
+		// A state an earlier version recorded may hold them.
+		obj := k.NewObject()
+		if dec := k8sschema.Decode(k.Node(), state, obj, nil); len(dec.Errs) == 0 && len(dec.Unknown) == 0 {
+			k.ClearServerDefaults(obj, k8sschema.NullValue(k.Node()))
+			state = k8sschema.Merge(k.Node(), state, k8sschema.Encode(k.Node(), obj))
+		}
+	}
 	if k.Defaults == nil {
 		return state
 	}

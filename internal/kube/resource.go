@@ -70,6 +70,11 @@ type Kind struct {
 	// the groups a rollout recreates and a guard refusing them. It decides itself which unknown
 	// values leave it without a verdict (status is unknown on every update).
 	PlanUpdate func(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, unknown []*field.Path) ([]Warning, field.ErrorList)
+	// ClearServerDefaults clears, in an object read from the server, the values a server gives
+	// fields that prior (the state, or the configuration; null on import) leaves null, where
+	// null means that default: fields no released CRD has, planned as null (a configuration
+	// generated from the object must not set them).
+	ClearServerDefaults func(obj runtime.Object, prior tftypes.Value)
 	// UndeclaredField explains a field the installed CRD does not declare (JSON path such as
 	// "spec.groupIdentity"): which API version adds it. Empty means no known explanation.
 	UndeclaredField func(path string) string
@@ -733,6 +738,9 @@ func (r *Resource) stateFrom(prior tftypes.Value, u *unstructured.Unstructured, 
 	obj, err := r.kind.FromServer(u)
 	if err != nil {
 		return tftypes.Value{}, err
+	}
+	if r.kind.ClearServerDefaults != nil {
+		r.kind.ClearServerDefaults(obj, prior)
 	}
 	fresh := k8sschema.Encode(node, obj)
 	priorAttrs := ObjectAttrs(prior)

@@ -33,7 +33,7 @@ func undeclaredField(path string) string {
 		if path == f.Path || strings.HasPrefix(path, f.Path+".") {
 			return fmt.Sprintf("%s (%s) is part of the newer LeaderWorkerSet API: no released LeaderWorkerSet up to %s "+
 				"declares it. Install a LeaderWorkerSet CRD (and controller) that has %s, or remove %s from the "+
-				"configuration: left out, it is not sent, and the plan shows the default the server's behaviour matches.",
+				"configuration: left out, it is not sent and stays null in plan and state (the server's default).",
 				f.Attribute, f.Feature, ReleasedAPI, f.Path, f.Attribute)
 		}
 	}

@@ -33,7 +33,6 @@ data "kubeinfer_leaderworkerset" "test" {
 		"metadata.labels.app",
 		"spec.replicas",
 		"spec.startup_policy",
-		"spec.group_identity",
 		"spec.leader_worker_template.size",
 		"spec.leader_worker_template.restart_policy",
 		"spec.rollout_strategy.rolling_update_configuration.max_unavailable",

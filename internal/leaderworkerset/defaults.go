@@ -1,10 +1,14 @@
 package leaderworkerset
 
 import (
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 )
 
 // SetDefaults applies the LeaderWorkerSet-level defaults of the CRD schema and
@@ -67,10 +71,25 @@ func SetDefaults(obj *lwsv1.LeaderWorkerSet) {
 		spec.NetworkConfig.SubdomainPolicy = ptr.To(lwsv1.SubdomainShared)
 	}
 
-	if spec.GroupIdentity == "" {
-		spec.GroupIdentity = lwsv1.GroupIdentityOrdinal
+	// groupIdentity and groupReplacementPolicy (NewerFields) are not defaulted here: no released
+	// CRD has them, so left out they are planned and stored as null, which means the server's
+	// default (Ordinal, PostTermination), and a configuration generated from an object never sets
+	// them. The rules read "" as that default (normalizeGroupIdentity).
+}
+
+// ClearServerDefaults clears, in an object read from the server, the newer fields that a CRD
+// declaring them defaults (groupIdentity Ordinal, from its +kubebuilder:default) where prior (the
+// state, or the configuration) leaves them null: null means that default.
+func ClearServerDefaults(obj runtime.Object, prior tftypes.Value) {
+	lws := kube.As[*lwsv1.LeaderWorkerSet](obj)
+	unset := func(p string) bool {
+		v, ok := k8sschema.ValueAt(node(), prior, p)
+		return !ok || v.IsNull()
 	}
-	if spec.GroupReplacementPolicy == "" {
-		spec.GroupReplacementPolicy = lwsv1.GroupReplacementPostTermination
+	if lws.Spec.GroupIdentity == lwsv1.GroupIdentityOrdinal && unset("spec.groupIdentity") {
+		lws.Spec.GroupIdentity = ""
+	}
+	if lws.Spec.GroupReplacementPolicy == lwsv1.GroupReplacementPostTermination && unset("spec.groupReplacementPolicy") {
+		lws.Spec.GroupReplacementPolicy = ""
 	}
 }

@@ -29,9 +29,8 @@ func TestSetDefaultsEmpty(t *testing.T) {
 				MaxSurge:       intstr.FromInt32(0),
 			},
 		},
-		NetworkConfig:          &lwsv1.NetworkConfig{SubdomainPolicy: ptr.To(lwsv1.SubdomainShared)},
-		GroupIdentity:          lwsv1.GroupIdentityOrdinal,
-		GroupReplacementPolicy: lwsv1.GroupReplacementPostTermination,
+		NetworkConfig: &lwsv1.NetworkConfig{SubdomainPolicy: ptr.To(lwsv1.SubdomainShared)},
+		// groupIdentity and groupReplacementPolicy stay unset: null means the server's default.
 	}
 	if !equality.Semantic.DeepEqual(obj.Spec, want) {
 		t.Fatalf("defaults differ:\n got: %#v\nwant: %#v", obj.Spec, want)

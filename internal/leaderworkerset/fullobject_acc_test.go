@@ -165,8 +165,8 @@ func fullObjects() []*lwsv1.LeaderWorkerSet {
 				SchedulingConstraints: &schedulingv1alpha3.WorkloadCompositePodGroupSchedulingConstraints{Topology: block},
 				DisruptionMode:        &schedulingv1alpha3.WorkloadCompositePodGroupDisruptionMode{All: &schedulingv1alpha3.WorkloadCompositePodGroupAllDisruptionMode{}},
 			},
-			GroupIdentity:          lwsv1.GroupIdentityOrdinal,
-			GroupReplacementPolicy: lwsv1.GroupReplacementPostTermination,
+			// groupIdentity and groupReplacementPolicy left out: null, the server's default (an
+			// import could not tell a written default apart); b sets both.
 		},
 	}
 
@@ -227,8 +227,8 @@ func fullObjects() []*lwsv1.LeaderWorkerSet {
 			}},
 		},
 	}
-	// c leaves rolloutStrategy, networkConfig, groupIdentity and groupReplacementPolicy to the
-	// planned defaults.
+	// c leaves rolloutStrategy and networkConfig to the planned defaults, and groupIdentity and
+	// groupReplacementPolicy out: null in plan and state, although this CRD stores Ordinal.
 
 	// The other member of each union (basic/gang, single/all, claim name/template), on copies.
 	d := b.DeepCopy()

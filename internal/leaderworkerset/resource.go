@@ -39,17 +39,18 @@ const (
 
 // Kind is the LeaderWorkerSet kind served by the generic resource.
 var Kind = &kube.Kind{
-	TypeName:        "leaderworkerset",
-	GVK:             lwsv1.GroupVersion.WithKind("LeaderWorkerSet"),
-	Resource:        "leaderworkersets",
-	Namespaced:      true,
-	NewObject:       func() runtime.Object { return &lwsv1.LeaderWorkerSet{} },
-	Description:     description + compatibilityTable(),
-	UndeclaredField: undeclaredField,
-	BuildNode:       node,
-	Defaults:        defaults,
-	Validate:        func(obj runtime.Object) field.ErrorList { return ValidateAll(kube.As[*lwsv1.LeaderWorkerSet](obj)) },
-	CheckConfig:     checkConfig,
+	TypeName:            "leaderworkerset",
+	GVK:                 lwsv1.GroupVersion.WithKind("LeaderWorkerSet"),
+	Resource:            "leaderworkersets",
+	Namespaced:          true,
+	NewObject:           func() runtime.Object { return &lwsv1.LeaderWorkerSet{} },
+	Description:         description + compatibilityTable(),
+	UndeclaredField:     undeclaredField,
+	ClearServerDefaults: ClearServerDefaults,
+	BuildNode:           node,
+	Defaults:            defaults,
+	Validate:            func(obj runtime.Object) field.ErrorList { return ValidateAll(kube.As[*lwsv1.LeaderWorkerSet](obj)) },
+	CheckConfig:         checkConfig,
 	ReplaceOn: func(newObj, oldObj runtime.Object) []*field.Path {
 		return RequiresReplacement(kube.As[*lwsv1.LeaderWorkerSet](newObj), kube.As[*lwsv1.LeaderWorkerSet](oldObj))
 	},
@@ -138,8 +139,6 @@ func buildNode() *k8sschema.Node {
 			ru + "maxSurge":                                   k8sschema.OptionalComputed,
 			"spec.networkConfig":                              k8sschema.OptionalComputed,
 			"spec.networkConfig.subdomainPolicy":              k8sschema.OptionalComputed,
-			"spec.groupIdentity":                              k8sschema.OptionalComputed,
-			"spec.groupReplacementPolicy":                     k8sschema.OptionalComputed,
 			"status":                                          k8sschema.Computed,
 		},
 		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},

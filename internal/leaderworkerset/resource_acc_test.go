@@ -68,9 +68,10 @@ func TestAccLeaderWorkerSet_minimalVLLM(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("startup_policy"), knownvalue.StringExact("LeaderCreated")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("rollout_strategy").AtMapKey("rolling_update_configuration").AtMapKey("max_unavailable"), knownvalue.StringExact("1")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("network_config").AtMapKey("subdomain_policy"), knownvalue.StringExact("Shared")),
-					// Not in the released API: the planned defaults stand for the server's behaviour.
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("group_identity"), knownvalue.StringExact("Ordinal")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("group_replacement_policy"), knownvalue.StringExact("PostTermination")),
+					// Not in the released API: left out, they are null (the server's default), so a
+					// configuration generated from the object never sets them.
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("group_identity"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("group_replacement_policy"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status").AtMapKey("ready_replicas"), knownvalue.Int64Exact(2)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status").AtMapKey("updated_replicas"), knownvalue.Int64Exact(2)),
 				},

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
@@ -33,13 +34,13 @@ func TestGenerateResourceConfigLeavesDefaultsOut(t *testing.T) {
 
 	const lws = "kubeinfer_leaderworkerset"
 	typ := sch.ResourceSchemas[lws].ValueType().(tftypes.Object)
-	// The state an import records: the object with every planned default filled in.
+	// The state an import records: the object with every planned default filled in, and the
+	// newer-API defaults an earlier version of the provider planned and recorded.
 	obj := lwsfixture.VLLM("vllm", 2, 2)
 	leaderworkerset.Kind.Defaults(obj, k8sschema.NullValue(leaderworkerset.Kind.Node()))
+	obj.Spec.GroupIdentity = lwsv1.GroupIdentityOrdinal
+	obj.Spec.GroupReplacementPolicy = lwsv1.GroupReplacementPostTermination
 	node := objectAttrsOf(k8sschema.Encode(leaderworkerset.Kind.Node(), obj))
-	if s := objectAttrsOf(node["spec"]); s["group_identity"].IsNull() {
-		t.Fatal("fixture: the defaulted state has no group_identity to leave out")
-	}
 	state := nullExcept(typ, map[string]tftypes.Value{
 		"metadata":         node["metadata"],
 		"spec":             node["spec"],
