@@ -153,15 +153,29 @@ func targetProblem(target *unstructured.Unstructured, want int32) string {
 // statusProblems checks status.roleStatuses and the conditions, when a controller reports them.
 func statusProblems(ds *disaggv1.DisaggregatedSet) []string {
 	var problems []string
+	// Upstream main (after v0.10.0) reports status.observedGeneration and role statuses summed over
+	// every slice (pkg/controllers/disaggregatedset/disaggregatedset_controller.go, updateStatus):
+	// a role is done at its per-slice target times spec.slices, an External role's target being
+	// its scaler's, which the set does not carry (its LeaderWorkerSets are checked instead).
+	if og := ds.Status.ObservedGeneration; og != 0 && og < ds.Generation {
+		problems = append(problems, fmt.Sprintf("the controller has observed generation %d, not %d yet", og, ds.Generation))
+	}
+	slices := int32(1)
+	if ds.Spec.Slices != nil {
+		slices = *ds.Spec.Slices
+	}
 	if len(ds.Status.RoleStatuses) > 0 {
 		for i := range ds.Spec.Roles {
 			role := &ds.Spec.Roles[i]
-			want := replicasOf(role)
+			want := replicasOf(role) * slices
 			var st *disaggv1.RoleStatus
 			for j := range ds.Status.RoleStatuses {
 				if ds.Status.RoleStatuses[j].Name == role.Name {
 					st = &ds.Status.RoleStatuses[j]
 				}
+			}
+			if st != nil && External(role) {
+				want = st.Replicas
 			}
 			switch {
 			case st == nil:

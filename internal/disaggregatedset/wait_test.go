@@ -189,3 +189,32 @@ func TestRolloutDoneSlices(t *testing.T) {
 }
 
 func ptrInt32(n int32) *int32 { return &n }
+
+// The status of upstream main: observedGeneration, role statuses summed over the slices, an
+// External role at whatever count it has.
+func TestStatusProblemsMain(t *testing.T) {
+	ds := pair()
+	ds.Generation = 3
+	ds.Spec.Slices = ptrInt32(2)
+	ds.Spec.Roles[1].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingExternal}
+	SetDefaults(ds, k8sschema.NullValue(node()))
+	ds.Status.ObservedGeneration = 3
+	ds.Status.RoleStatuses = []disaggv1.RoleStatus{
+		{Name: "prefill", Replicas: 4, ReadyReplicas: 4, UpdatedReplicas: 4}, // 2 per slice
+		{Name: "decode", Replicas: 7, ReadyReplicas: 7, UpdatedReplicas: 7},  // the scaler's
+	}
+	if p := statusProblems(ds); len(p) != 0 {
+		t.Errorf("problems: %v", p)
+	}
+	ds.Status.ObservedGeneration = 2
+	ds.Status.RoleStatuses[0].ReadyReplicas = 2
+	ds.Status.RoleStatuses[1].ReadyReplicas = 6
+	want := []string{
+		"the controller has observed generation 2, not 3 yet",
+		"role prefill: status reports 4 groups, 4 updated, 2 ready, of 4",
+		"role decode: status reports 7 groups, 7 updated, 6 ready, of 7",
+	}
+	if p := statusProblems(ds); strings.Join(p, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems:\n%s", strings.Join(p, "\n"))
+	}
+}
