@@ -189,15 +189,13 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 	attrs[AttrForceConflicts] = rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(DefaultForceConflicts),
 		MarkdownDescription: "Take ownership of the fields this resource sets when another field manager (`kubectl edit`, " +
-			"`kubectl set image`, a controller, someone's own server-side apply) has changed them, so that an approved plan " +
-			"that sets them back is carried out. Only the fields the configuration sets (and the planned defaults the plan " +
-			"sets back) are taken; fields it leaves out stay with their managers: labels and annotations others add, " +
-			"`spec.replicas` of a LeaderWorkerSet with `manage_replicas = false`. A refresh that finds such a change warns " +
-			"before you approve the plan, naming the attributes and their managers. Attributes the configuration does not " +
-			"declare but another manager added or co-owns (a field added by `kubectl patch`, the fields of the `kubectl` or " +
-			"Helm that created an imported object) are taken over and removed when the plan removes them, which the plan " +
-			"says, naming the manager. Set to `false` for objects deliberately shared between managers: the apply then " +
-			"fails on such a conflict or removal and names the other manager and the fields. Defaults to `true`."}
+			"a controller, someone's server-side apply) has changed them, so that an approved plan is carried out, and remove " +
+			"the attributes others added or co-own (a field added by `kubectl patch`, the fields of the `kubectl` or Helm " +
+			"that created an imported object) when the plan removes them. Fields the configuration leaves out stay with " +
+			"their managers: labels and annotations others add, `spec.replicas` of a LeaderWorkerSet with " +
+			"`manage_replicas = false`. The refresh and the plan name the attributes and their managers. Set to `false` for " +
+			"objects deliberately shared between managers: the apply then fails on such a conflict or removal, naming the " +
+			"other manager and the fields. Defaults to `true`."}
 	attrs[AttrTimeouts] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
 	for name, a := range r.kind.Extras {
 		attrs[name] = a
