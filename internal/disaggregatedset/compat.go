@@ -52,24 +52,14 @@ func undeclaredField(path string) string {
 func compatibilityTable() string {
 	var b strings.Builder
 	b.WriteString("\n\n## Compatibility with LeaderWorkerSet releases\n\n" +
-		"The DisaggregatedSet API ships with LeaderWorkerSet v0.9.0 and later. The provider is tested against the CRD, " +
-		"controller and webhook of " + ReleasedAPI + ", and against the CRD of " + NewerAPI + " (generated from the " +
-		"provider's own types; API server only). Fields a configuration leaves out are never sent (the CRD defaults " +
-		"them), so a configuration that sets no v0.10.0 field works on v0.9.0 too. A field the installed CRD does " +
-		"not declare fails the apply on that attribute, naming the release that has it.\n\n" +
-		"| Attribute | v0.9.0 | v0.10.0 |\n|---|---|---|\n" +
-		"| `spec.roles` (`name`, `metadata`, `spec`) | yes | yes |\n")
+		"Tested against the CRD, controller and webhook of v0.9.0 and the CRD of v0.10.0. Fields left out are never " +
+		"sent, so a configuration without v0.10.0 fields works on v0.9.0; one the installed CRD lacks fails the apply " +
+		"on its attribute.\n\n" +
+		"| Attribute | v0.9.0 | v0.10.0 |\n|---|---|---|\n")
 	for _, f := range NewerFields {
-		fmt.Fprintf(&b, "| `%s` (%s) | no | yes |\n", f.Attribute, f.Feature)
+		fmt.Fprintf(&b, "| `%s` | no | yes |\n", f.Attribute)
 	}
-	b.WriteString("| `status.role_statuses`, `status.conditions` | declared, not reported | reported by later controllers |\n" +
-		"| `status.observed_generation` | no | no (upstream main) |\n")
-	b.WriteString("\nOn v0.10.0 the rule that `replicas` is zero for all roles or for none covers only the roles that are " +
-		"not `External`, and the webhook also refuses `slices` above 1 while a role is `External`, a " +
-		"`placement_policy` other than `None` without `topology`, and a role `rolling_update_configuration` whose " +
-		"`max_surge` and `max_unavailable` are both 0. The v0.10.0 controller names a role's LeaderWorkerSets " +
-		"`<name>-<slice>-<revision>-<role>`, one per slice: the rollout wait finds them by their labels and waits for " +
-		"every slice, but the plan-time name-length checks still count the v0.9.0 names (`<name>-<revision>-<role>`), " +
-		"a few characters shorter.\n")
+	b.WriteString("\nv0.10.0 names a role's LeaderWorkerSets `<name>-<slice>-<revision>-<role>`; the plan's name-length " +
+		"checks count the v0.9.0 name `<name>-<revision>-<role>`.\n")
 	return b.String()
 }
