@@ -49,7 +49,11 @@ func run() error {
 	var o options
 	var lws, plc, ds string
 	flag.StringVar(&o.provider, "provider", "", "provider binary (required)")
-	flag.StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig of the running cluster (required)")
+	// controller-runtime's pkg/client/config (v0.25, imported through internal/acctest) registers
+	// -kubeconfig on the default flag set in its init: the driver reads that flag then.
+	if flag.Lookup("kubeconfig") == nil {
+		flag.StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig of the running cluster (required)")
+	}
 	flag.StringVar(&o.terraform, "terraform", "terraform", "Terraform CLI")
 	flag.StringVar(&o.kubectl, "kubectl", "kubectl", "kubectl, for the floor")
 	flag.StringVar(&o.gnuplot, "gnuplot", "gnuplot", "gnuplot, for bench.png (skipped when not found)")
@@ -64,6 +68,9 @@ func run() error {
 	flag.StringVar(&o.note, "note", "", "a remark about the machine or the run, written into bench.md")
 	emit := flag.String("emit", "", "only write the configurations and manifests of every case under this folder (for profiling by hand)")
 	flag.Parse()
+	if o.kubeconfig == "" {
+		o.kubeconfig = flag.Lookup("kubeconfig").Value.String()
+	}
 	if *emit != "" {
 		return emitCases(*emit, o.kubeconfig, lws, plc, ds)
 	}
