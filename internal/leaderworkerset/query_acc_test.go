@@ -330,7 +330,7 @@ func listRPC(t *testing.T, kubeconfig, selector string, includeControlled bool) 
 	if err != nil || len(cr.Diagnostics) > 0 {
 		t.Fatalf("configure: %v %v", err, cr.Diagnostics)
 	}
-	ls, ok := srv.(tfprotov6.ProviderServerWithListResource)
+	ls, ok := srv.(tfprotov6.ProviderServerWithListResource) //nolint:staticcheck // terraform-plugin-go v0.31 serves list resources only through it
 	if !ok {
 		t.Fatal("the provider server does not serve list resources")
 	}

@@ -298,7 +298,7 @@ func settle(t *testing.T, name string) (map[int]string, string) {
 		sts, err := cluster.Clientset().AppsV1().StatefulSets("default").Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			why = err.Error()
-			return false, nil
+			return false, nil //nolint:nilerr // the leader StatefulSet may not be there yet: poll again
 		}
 		if int(ptr.Deref(sts.Spec.Replicas, 0)) != replicas {
 			why = "surge groups left"

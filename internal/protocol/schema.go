@@ -112,7 +112,10 @@ func (p *stubbedProvider) DataSources(ctx context.Context) []func() datasource.D
 type stubbedWithFunctions struct{ *stubbedProvider }
 
 func (p stubbedWithFunctions) Functions(ctx context.Context) []func() function.Function {
-	return p.Provider.(provider.ProviderWithFunctions).Functions(ctx)
+	if f, ok := p.Provider.(provider.ProviderWithFunctions); ok {
+		return f.Functions(ctx)
+	}
+	return nil
 }
 
 var _ provider.ProviderWithListResources = (*stubbedProvider)(nil)
@@ -293,7 +296,9 @@ func primitiveType(ctx context.Context, a attribute) (tftypes.Type, bool) {
 		rschema.NumberAttribute, dschema.NumberAttribute, rschema.ListAttribute, dschema.ListAttribute,
 		rschema.MapAttribute, dschema.MapAttribute, rschema.SetAttribute, dschema.SetAttribute,
 		rschema.ObjectAttribute, dschema.ObjectAttribute:
-		return v.(interface{ GetType() attr.Type }).GetType().TerraformType(ctx), true
+		if typed, ok := v.(interface{ GetType() attr.Type }); ok {
+			return typed.GetType().TerraformType(ctx), true
+		}
 	}
 	return nil, false
 }
