@@ -160,6 +160,52 @@ func TestAccLeaderWorkerSet_foreignAddedField(t *testing.T) {
 	})
 }
 
+// TestAccLeaderWorkerSet_foreignAddedFieldKept: with force_conflicts = false, a field another
+// manager added is not taken: the plan says the apply cannot remove it, the apply fails naming
+// the attribute and the manager (no "inconsistent result"), and the field stays. Declaring it in
+// the configuration converges.
+func TestAccLeaderWorkerSet_foreignAddedFieldKept(t *testing.T) {
+	const name = "acc-foreign-kept"
+	c := lwsClient(t)
+	cfg := ownedLWS(t, name, `labels = { app = "vllm" }`, ``) + "\n"
+	shared := strings.Replace(cfg, `resource "kubeinfer_leaderworkerset" "test" {`,
+		"resource \"kubeinfer_leaderworkerset\" \"test\" {\n  force_conflicts = false", 1)
+	declared := strings.Replace(shared, `image = "vllm/vllm-openai:v0.11.0"`,
+		`image = "vllm/vllm-openai:v0.11.0", env = [{ name = "DEBUG", value = "1" }]`, 1)
+	var w kubetest.Warnings
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
+		CheckDestroy:             controllerCleanedUp(t, name),
+		Steps: []resource.TestStep{
+			{Config: shared},
+			{
+				PreConfig: func() {
+					w.TakePlan()
+					jsonPatch(t, c, name, "kubectl-patch", `[{"op":"add","path":"/spec/leaderWorkerTemplate/workerTemplate/spec/containers/0/env","value":[{"name":"DEBUG","value":"1"}]}]`)
+				},
+				Config: shared,
+				ExpectError: regexp.MustCompile(`(?s)force_conflicts = false leaves them with it.*` +
+					`spec\.leader_worker_template\.worker_template\.spec\.containers\[0\]\.env.*"kubectl-patch" \(Update\)`),
+			},
+			{
+				PreConfig: func() {
+					if _, ok := workerField(t, c, name, "env"); !ok {
+						t.Fatal("the env kubectl-patch owns was removed although force_conflicts = false")
+					}
+					for _, warning := range w.TakePlan() {
+						if strings.Contains(warning, "cannot be removed") && strings.Contains(warning, `"kubectl-patch" (Update)`) {
+							return
+						}
+					}
+					t.Error("the plan did not say that the apply cannot remove kubectl-patch's env")
+				},
+				Config: declared,
+			},
+			{Config: declared, PlanOnly: true},
+		},
+	})
+}
+
 // createAsKubectl creates the object as kubectl would: client-side (an Update by
 // kubectl-client-side-apply with kubectl's last-applied record) or server-side (an Apply by
 // the manager "kubectl"), with a container port, a label and an annotation.
