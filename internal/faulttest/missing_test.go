@@ -159,9 +159,20 @@ func TestAccFault_missingAPI(t *testing.T) {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		// The approved plan sets the new image on both: server-side apply
-		// carries it out on the object that is gone as well (it creates it).
-		w.mustSucceed(ctx, "apply", "-input=false", "-no-color", "tfplan")
+		// The approved plan updates both in place (keeping their uids). The
+		// one that is gone cannot be updated: re-creating it would be another
+		// object, so that apply fails on it alone, applies the other, and the
+		// next run creates it.
+		res := w.run(ctx, "apply", "-input=false", "-no-color", "tfplan")
+		w.checkNoPanic(res)
+		if res.code == 0 || !strings.Contains(res.out, "was deleted after the plan was made") ||
+			strings.Contains(res.out, "inconsistent result") {
+			t.Fatalf("the apply of an update to an object deleted after the plan must fail on it, saying so:\n%s", res)
+		}
+		if got, want := planCounts(ctx, t, w), "1 to add, 0 to change, 0 to destroy"; got != want {
+			t.Fatalf("after the failed update the plan is %q, want %q", got, want)
+		}
+		w.mustSucceed(ctx, applyArgs...)
 		w.planEmpty(ctx)
 		agree(ctx, t, w, released.Dynamic(), f.prefix, n)
 		u, err := lws.Get(ctx, f.prefix+"-0", metav1.GetOptions{})

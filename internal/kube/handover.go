@@ -3,6 +3,7 @@ package kube
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -279,7 +280,7 @@ func writeHandover(ctx context.Context, ri dynamic.ResourceInterface, live *unst
 // managers own over to the provider's manager, so that the apply of body that follows removes
 // what it no longer sends. With force_conflicts = false nothing is taken: an apply that would
 // leave another manager's field in place fails here, naming it, instead of recording a state
-// that differs from the plan. A missing object (the apply creates it) needs nothing.
+// that differs from the plan. A missing object fails with errObjectGone.
 func (r *Resource) handOver(ctx context.Context, ri dynamic.ResourceInterface, name string, body []byte, extras map[string]tftypes.Value, force bool) error {
 	var doc map[string]any
 	if err := json.Unmarshal(body, &doc); err != nil {
@@ -287,8 +288,8 @@ func (r *Resource) handOver(ctx context.Context, ri dynamic.ResourceInterface, n
 	}
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		live, err := ri.Get(ctx, name, getOptions)
-		if isNotFound(err) {
-			return nil
+		if objectGone(err, name) {
+			return errObjectGone
 		}
 		if err != nil {
 			return err
@@ -309,6 +310,9 @@ func (r *Resource) handOver(ctx context.Context, ri dynamic.ResourceInterface, n
 		return writeHandover(ctx, ri, live, h, r.fieldManager())
 	})
 }
+
+// errObjectGone: the object of an update was deleted after the plan.
+var errObjectGone = errors.New("the object was deleted after the plan")
 
 // strayFieldsError: with force_conflicts = false, fields the plan removes belong to another
 // field manager, and the apply cannot remove them.

@@ -629,10 +629,18 @@ func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Val
 	} else if err := r.handOver(ctx, ri, meta.name, body, extras, force); err != nil {
 		summary := fmt.Sprintf("Cannot apply %s %q", r.kind.GVK.Kind, r.describe(meta))
 		var stray *strayFieldsError
-		if errors.As(err, &stray) {
+		switch {
+		case errors.As(err, &stray):
 			diags.AddError(summary, err.Error())
-		} else {
-			diags.AddError(summary, "Cannot take over the fields the configuration declares from other field managers: "+apiErrorDetail(err))
+		case errors.Is(err, errObjectGone):
+			// Re-creating it would not be the approved in-place update: another object, with
+			// another uid (which the plan keeps), and its groups started from scratch.
+			diags.AddError(summary, "The object was deleted after the plan was made, so the in-place update the plan "+
+				"approved cannot be carried out: nothing was applied. The next plan finds it gone and creates it.")
+		case apiNotServed(err):
+			diags.AddError(summary, notServedDetail(r.kind.GVR(), r.kind.GVK.Kind, err))
+		default:
+			diags.AddError(summary, "Cannot read the object before applying: "+apiErrorDetail(err))
 		}
 		return
 	}
