@@ -322,10 +322,15 @@ func roleExclusiveTopologyAnnotation(role *disaggv1.DisaggregatedRoleSpec) (stri
 //
 // Port of sigs.k8s.io/lws@v0.9.0 pkg/controllers/disaggregatedset/lws_manager.go
 // LeaderWorkerSetManager.Create (the object it builds).
+//
+// A set that uses a v0.10.0 field (slices, placementPolicy, a role's scaling) runs under the
+// v0.10.0 controller, which names the object of each slice <set>-<slice>-<revision>-<role> and
+// labels it with the slice (pkg/utils/disaggregatedset/utils.go GenerateName, GenerateLabels at
+// v0.10.0): the object returned is then the highest slice's, the longest name.
 func RoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) (*lwsv1.LeaderWorkerSet, error) {
 	role := ds.Spec.Roles[i]
 	revision := ComputeRevision(ds.Spec.Roles)
-	labels := disaggutils.GenerateLabels(ds.Name, role.Name, revision)
+	name, labels := roleObjectName(ds, role.Name, revision)
 	spec := *role.Spec.DeepCopy()
 	spec.Replicas = ptr.To(replicasOf(&role))
 	lwt := &spec.LeaderWorkerTemplate
@@ -335,7 +340,7 @@ func RoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) (*lwsv1.LeaderWor
 	}
 	released := releasedlws.LeaderWorkerSet{
 		ObjectMeta: metav1.ObjectMeta{
-			Name:        disaggutils.GenerateName(ds.Name, role.Name, revision),
+			Name:        name,
 			Namespace:   ds.Namespace,
 			Labels:      mergeLabels(role.Labels, labels),
 			Annotations: maps.Clone(role.Annotations),
@@ -352,6 +357,47 @@ func RoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) (*lwsv1.LeaderWor
 		return nil, err
 	}
 	return out, nil
+}
+
+// roleObjectName is the name and generated labels of a role's LeaderWorkerSet: v0.9.0's, or
+// v0.10.0's for the highest slice when the set uses a v0.10.0 field (usesNewerAPI).
+func roleObjectName(ds *disaggv1.DisaggregatedSet, role, revision string) (string, map[string]string) {
+	if !usesNewerAPI(ds) {
+		return disaggutils.GenerateName(ds.Name, role, revision), disaggutils.GenerateLabels(ds.Name, role, revision)
+	}
+	slice := int(ptr.Deref(ds.Spec.Slices, 1)) - 1
+	return fmt.Sprintf("%s-%d-%s-%s", ds.Name, slice, revision, role), map[string]string{
+		"app":                     fmt.Sprintf("%s-%d-%s", ds.Name, slice, role),
+		disaggv1.RoleLabelKey:     role,
+		disaggv1.SliceLabelKey:    strconv.Itoa(slice),
+		disaggv1.SetNameLabelKey:  ds.Name,
+		disaggv1.RevisionLabelKey: revision,
+	}
+}
+
+// nameForm is how the error on a too long derived name spells the controller's naming.
+func nameForm(ds *disaggv1.DisaggregatedSet) string {
+	if usesNewerAPI(ds) {
+		return fmt.Sprintf("<name>-<slice>-<revision>-<role>, slice %d the highest", ptr.Deref(ds.Spec.Slices, 1)-1)
+	}
+	return "<name>-<revision>-<role>"
+}
+
+// usesNewerAPI reports whether the set uses a field that only v0.10.0 and later serve (slices
+// above their default 1, a placement policy, a role's scaling): only such a controller can run
+// it, and it names its objects by slice. A set without them may run under either release; its
+// names are checked in v0.9.0's form, the released one, which v0.10.0's exceeds by the slice
+// segment ("-0").
+func usesNewerAPI(ds *disaggv1.DisaggregatedSet) bool {
+	if ptr.Deref(ds.Spec.Slices, 1) > 1 || ds.Spec.PlacementPolicy != nil {
+		return true
+	}
+	for i := range ds.Spec.Roles {
+		if ds.Spec.Roles[i].Scaling != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // mergeLabels merges the generated labels over the user's.
@@ -382,7 +428,8 @@ func validateRoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) field.Err
 	role := ds.Spec.Roles[i]
 	rolePath := rolesPath.Index(i)
 	generated := map[string]bool{}
-	for k, v := range disaggutils.GenerateLabels(ds.Name, role.Name, lws.Labels[disaggv1.RevisionLabelKey]) {
+	_, generatedLabels := roleObjectName(ds, role.Name, lws.Labels[disaggv1.RevisionLabelKey])
+	for k, v := range generatedLabels {
 		generated[k], generated[v] = true, true
 	}
 	var errs field.ErrorList
@@ -406,8 +453,8 @@ func validateRoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) field.Err
 				detail = strings.Replace(detail, m[0], fmt.Sprintf("use a DisaggregatedSet name of at most %d characters (or a shorter role name)",
 					limit-(len(lws.Name)-len(ds.Name))), 1)
 			}
-			out.Detail = fmt.Sprintf("the LeaderWorkerSet %q that the controller creates for role %q (<name>-<revision>-<role>) is invalid: %s",
-				lws.Name, role.Name, detail)
+			out.Detail = fmt.Sprintf("the LeaderWorkerSet %q that the controller creates for role %q (%s) is invalid: %s",
+				lws.Name, role.Name, nameForm(ds), detail)
 		case "metadata.namespace":
 			continue // the set's own namespace, checked with its metadata
 		default: // metadata.labels, metadata.annotations and spec... are the role's

@@ -288,3 +288,34 @@ func TestCheckConfigSecretWarning(t *testing.T) {
 		t.Errorf("warning at %s, want %s", got, want)
 	}
 }
+
+// With slices, the v0.10.0 controller names each slice's LeaderWorkerSet
+// <set>-<slice>-<revision>-<role>: a name that fits v0.9.0's form can be too long for the
+// highest slice's.
+func TestSliceNamesTooLong(t *testing.T) {
+	ds := pair()
+	ds.Name = strings.Repeat("a", 32)
+	SetDefaults(ds, k8sschema.NullValue(node()))
+	if errs := Validate(ds); len(errs) > 0 {
+		t.Fatalf("one slice: %v", errs)
+	}
+	ds.Spec.Slices = ptr.To[int32](12)
+	errs := Validate(ds)
+	if len(errs) == 0 {
+		t.Fatal("12 slices: no error")
+	}
+	got := errs.ToAggregate().Error()
+	for _, want := range []string{"metadata.name", `"` + ds.Name + `-11-`, "<name>-<slice>-<revision>-<role>, slice 11 the highest",
+		"use a DisaggregatedSet name of at most 30 characters"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("error %q does not contain %q", got, want)
+		}
+	}
+	lws, err := RoleLeaderWorkerSet(ds, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lws.Labels[disaggv1.SliceLabelKey] != "11" || lws.Labels["app"] != ds.Name+"-11-prefill" {
+		t.Errorf("labels %v", lws.Labels)
+	}
+}
