@@ -19,7 +19,8 @@ import (
 // TestAccDisaggregatedSetRoleScaler_dataSource: the data source reads a role scaler (created here
 // as the v0.10.0 controller would, with its status through the status subresource, since no
 // controller runs on the newer-fields profile), with the name and selector an autoscaler needs;
-// the scale subresource of the generated CRD answers with the same selector.
+// the scale subresource of the generated CRD answers with the same selector; the plural data
+// source lists the set's scalers by label selector and leaves another set's out.
 func TestAccDisaggregatedSetRoleScaler_dataSource(t *testing.T) {
 	c := acctest.ClusterWith(t, acctest.NewerFields)
 	ri := c.Dynamic().Resource(disaggregatedset.RoleScalerKind.GVR()).Namespace("default")
@@ -47,13 +48,32 @@ func TestAccDisaggregatedSetRoleScaler_dataSource(t *testing.T) {
 	if got, _, _ := unstructured.NestedString(scale.Object, "status", "selector"); got != selector {
 		t.Errorf("scale subresource selector %q, want %q", got, selector)
 	}
-	const ds = "data.kubeinfer_disaggregatedset_role_scaler.decode"
+	// Two more scalers, one of the same set and one of another: the plural data source lists
+	// the set's by label selector.
+	for _, other := range []struct{ set, role string }{{"llama", "prefill"}, {"mistral", "decode"}} {
+		o := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": disaggv1.GroupVersion.String(), "kind": "DisaggregatedSetRoleScaler",
+			"metadata": map[string]any{"name": other.set + "-" + other.role, "namespace": "default",
+				"labels": map[string]any{disaggv1.SetNameLabelKey: other.set, disaggv1.RoleLabelKey: other.role}},
+			"spec": map[string]any{"replicas": int64(1)},
+		}}
+		if _, err := ri.Create(context.Background(), o, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = ri.Delete(context.Background(), o.GetName(), metav1.DeleteOptions{}) })
+	}
+	const ds, all = "data.kubeinfer_disaggregatedset_role_scaler.decode", "data.kubeinfer_disaggregatedset_role_scalers.llama"
+	item := func(i int) tfjsonpath.Path { return tfjsonpath.New("items").AtSliceIndex(i) }
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: acctest.ProviderConfigFor(c) + `
 data "kubeinfer_disaggregatedset_role_scaler" "decode" {
   metadata = { name = "llama-decode" }
+}
+
+data "kubeinfer_disaggregatedset_role_scalers" "llama" {
+  label_selector = "disaggregatedset.x-k8s.io/name=llama"
 }
 `,
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -62,6 +82,12 @@ data "kubeinfer_disaggregatedset_role_scaler" "decode" {
 				statecheck.ExpectKnownValue(ds, tfjsonpath.New("status").AtMapKey("replicas"), knownvalue.Int64Exact(2)),
 				statecheck.ExpectKnownValue(ds, tfjsonpath.New("status").AtMapKey("selector"), knownvalue.StringExact(selector)),
 				statecheck.ExpectKnownValue(ds, tfjsonpath.New("metadata").AtMapKey("labels").AtMapKey(disaggv1.RoleLabelKey), knownvalue.StringExact("decode")),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("items"), knownvalue.ListSizeExact(2)),
+				statecheck.ExpectKnownValue(all, item(0).AtMapKey("metadata").AtMapKey("name"), knownvalue.StringExact("llama-decode")),
+				statecheck.ExpectKnownValue(all, item(0).AtMapKey("status").AtMapKey("selector"), knownvalue.StringExact(selector)),
+				statecheck.ExpectKnownValue(all, item(1).AtMapKey("metadata").AtMapKey("name"), knownvalue.StringExact("llama-prefill")),
+				statecheck.ExpectKnownValue(all, item(1).AtMapKey("spec").AtMapKey("replicas"), knownvalue.Int64Exact(1)),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("id"), knownvalue.StringExact("default?disaggregatedset.x-k8s.io/name=llama")),
 			},
 		}},
 	})

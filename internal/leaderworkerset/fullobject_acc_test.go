@@ -673,6 +673,7 @@ func TestPodTemplateSchemaCoversEveryField(t *testing.T) {
 // (server-side apply, bypassing the provider's plan-time validation, which such a template
 // cannot pass) and read back with nothing pruned.
 func TestAccLeaderWorkerSet_podTemplateEveryField(t *testing.T) {
+	acctest.SkipAfterFirstCLI(t)
 	c := newerFieldsCluster(t).Dynamic().Resource(leaderworkerset.Kind.GVR()).Namespace("default")
 	tpl := podTemplateRoundTrip(t, everyFieldTemplate(42))
 	const name = "acc-podspec-every-field"

@@ -483,17 +483,19 @@ var kinds = []*kube.Kind{
 
 // DataSources returns the data sources of the provider.
 func (p *kubeinferProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	out := make([]func() datasource.DataSource, 0, len(kinds)+len(readOnlyKinds))
+	out := make([]func() datasource.DataSource, 0, len(kinds)+2*len(readOnlyKinds))
 	for _, k := range kinds {
 		out = append(out, kube.NewDataSource(k))
 	}
 	for _, k := range readOnlyKinds {
-		out = append(out, kube.NewDataSource(k))
+		out = append(out, kube.NewDataSource(k), kube.NewPluralDataSource(k))
 	}
 	return out
 }
 
-// readOnlyKinds are kinds a controller owns: a data source each, no resource or list resource.
+// readOnlyKinds are kinds a controller owns: a data source each, and a plural one that lists
+// them by label selector (no resource, so no list resource: `terraform query` imports what it
+// finds into managed resources).
 var readOnlyKinds = []*kube.Kind{
 	disaggregatedset.RoleScalerKind,
 }

@@ -1,0 +1,129 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+)
+
+// A plural data source lists the objects of a kind that a controller owns, by namespace and
+// label selector: for such kinds (the DisaggregatedSetRoleScalers of a set's External roles) a
+// list resource cannot serve, since `terraform query` turns what it finds into import blocks of
+// a managed resource, and managing the controller's object would fight the controller. The
+// configuration reads them all at once instead, for example to give each External role an
+// autoscaler with for_each.
+
+const (
+	pluralAttrItems = "items"
+	pluralMaxItems  = 10000 // a guard against a selector that matches a whole cluster
+)
+
+// NewPluralDataSource returns the data source <type>s of k, which lists its objects.
+func NewPluralDataSource(k *Kind) func() datasource.DataSource {
+	return func() datasource.DataSource { return &PluralDataSource{kind: k} }
+}
+
+// PluralDataSource reads the objects of a kind that match a namespace and a label selector.
+type PluralDataSource struct {
+	kind *Kind
+	data *ProviderData
+}
+
+var _ datasource.DataSourceWithConfigure = (*PluralDataSource)(nil)
+
+func (d *PluralDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + d.kind.TypeName + "s"
+}
+
+func (d *PluralDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := map[string]dschema.Attribute{
+		listAttrLabelSelector: dschema.StringAttribute{Optional: true,
+			MarkdownDescription: "Only objects whose labels match this [label selector]" +
+				"(https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors), " +
+				"as `kubectl get -l` takes it."},
+		pluralAttrItems: dschema.ListNestedAttribute{Computed: true,
+			MarkdownDescription: fmt.Sprintf("The %ss found, sorted by namespace and name.", d.kind.GVK.Kind),
+			NestedObject:        dschema.NestedAttributeObject{Attributes: d.kind.Node().DataSourceAttributes(nil)}},
+		AttrID: dschema.StringAttribute{Computed: true, MarkdownDescription: "The namespace and selector listed."},
+	}
+	if d.kind.Namespaced {
+		attrs[listAttrNamespace] = dschema.StringAttribute{Optional: true,
+			MarkdownDescription: "The namespace to list. Defaults to `default`."}
+	}
+	resp.Schema = dschema.Schema{
+		MarkdownDescription: fmt.Sprintf("Lists the %ss of a namespace, by label selector. ", d.kind.GVK.Kind) +
+			firstParagraph(d.kind.Description),
+		Attributes: attrs,
+	}
+}
+
+func (d *PluralDataSource) Configure(ctx context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	(&DataSource{kind: d.kind}).Configure(ctx, req, resp)
+	if ds, ok := req.ProviderData.(*ProviderData); ok {
+		d.data = ds
+	}
+}
+
+func (d *PluralDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	attrs := ObjectAttrs(req.Config.Raw)
+	selector, _ := KnownString(attrs[listAttrLabelSelector])
+	if _, err := labels.Parse(selector); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root(listAttrLabelSelector), "Invalid label selector", err.Error())
+		return
+	}
+	ns := ""
+	if d.kind.Namespaced {
+		if ns, _ = KnownString(attrs[listAttrNamespace]); ns == "" {
+			ns = "default"
+		}
+		attrs[listAttrNamespace] = tftypes.NewValue(tftypes.String, ns)
+	}
+	r := &Resource{kind: d.kind, data: d.data}
+	ri := r.client(&resp.Diagnostics, ns)
+	if ri == nil {
+		return
+	}
+	itemType := req.Config.Raw.Type().(tftypes.Object).AttributeTypes[pluralAttrItems].(tftypes.List).ElementType
+	var items []tftypes.Value
+	opts := metav1.ListOptions{LabelSelector: selector, Limit: 500}
+	for {
+		page, err := ri.List(ctx, opts)
+		if err != nil {
+			detail := apiErrorDetail(err)
+			if isNotFound(err) {
+				detail = notServedDetail(d.kind.GVR(), d.kind.GVK.Kind, err)
+			}
+			resp.Diagnostics.AddError("Cannot list "+d.kind.GVK.Kind, detail)
+			return
+		}
+		for i := range page.Items {
+			u, _ := withoutSettingsAnnotation(&page.Items[i])
+			obj, err := d.kind.FromServer(u)
+			if err != nil {
+				resp.Diagnostics.AddError("Cannot decode "+d.kind.GVK.Kind, err.Error())
+				return
+			}
+			items = append(items, k8sschema.Encode(d.kind.Node(), obj))
+		}
+		if len(items) > pluralMaxItems {
+			resp.Diagnostics.AddAttributeError(path.Root(listAttrLabelSelector), "Too many objects",
+				fmt.Sprintf("More than %d %ss match; narrow the label selector.", pluralMaxItems, d.kind.GVK.Kind))
+			return
+		}
+		if opts.Continue = page.GetContinue(); opts.Continue == "" {
+			break
+		}
+	}
+	// The server lists a namespace sorted by name already; the state keeps its order.
+	attrs[pluralAttrItems] = tftypes.NewValue(tftypes.List{ElementType: itemType}, items)
+	attrs[AttrID] = tftypes.NewValue(tftypes.String, ns+"?"+selector)
+	resp.State.Raw = tftypes.NewValue(req.Config.Raw.Type(), attrs)
+}
