@@ -85,6 +85,12 @@ var rolloutEdits = []rolloutEdit{
 	{"startup policy", func(r *rand.Rand, l *lwsv1.LeaderWorkerSet) {
 		l.Spec.StartupPolicy = []lwsv1.StartupPolicyType{lwsv1.LeaderCreatedStartupPolicy, lwsv1.LeaderReadyStartupPolicy}[r.Intn(2)]
 	}},
+	{"subgroup policy", func(r *rand.Rand, l *lwsv1.LeaderWorkerSet) {
+		// The webhook keeps subGroupSize immutable and the policy present once set
+		// (ValidateUpdate, pkg/webhooks/leaderworkerset_webhook.go, v0.9.0): only its type changes.
+		l.Spec.LeaderWorkerTemplate.SubGroupPolicy.Type = ptr.To([]lwsv1.SubGroupPolicyType{
+			lwsv1.SubGroupPolicyTypeLeaderWorker, lwsv1.SubGroupPolicyTypeLeaderExcluded}[r.Intn(2)])
+	}},
 	{"restart policy", func(r *rand.Rand, l *lwsv1.LeaderWorkerSet) {
 		// "Default" is stored as "None": switching between them makes no new revision.
 		l.Spec.LeaderWorkerTemplate.RestartPolicy = []lwsv1.RestartPolicyType{lwsv1.RecreateGroupOnPodRestart,
@@ -127,6 +133,7 @@ func rollingUpdate(l *lwsv1.LeaderWorkerSet) *lwsv1.RollingUpdateConfiguration {
 // preview's verdict (which running groups are recreated) with what the controller did: the
 // groups whose pods were replaced, and whether the leader StatefulSet's revision changed.
 func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
+	acctest.SkipAfterFirstCLI(t)
 	const name, edits = "acc-rollout-diff", 60
 	ri := lwsClient(t)
 	cluster := acctest.Cluster(t)
@@ -136,6 +143,8 @@ func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
 		_ = leaderworkerset.Kind.Hooks.AfterDelete(ctx, cluster.Dynamic(), "default", name)
 	})
 	cfg := lwsfixture.VLLM(name, 2, 2, lwsfixture.SmallGPU, lwsfixture.Image("vllm/vllm-openai:v0.11.0"))
+	// A subgroup policy from creation on, so that the edits can change its type.
+	cfg.Spec.LeaderWorkerTemplate.SubGroupPolicy = &lwsv1.SubGroupPolicy{SubGroupSize: ptr.To[int32](1)}
 	apply := func(l *lwsv1.LeaderWorkerSet) {
 		t.Helper()
 		m, err := json.Marshal(l)
@@ -153,7 +162,7 @@ func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
 		}
 	}
 	apply(cfg)
-	groups, rev := settle(t, name)
+	groups, rev, revs := settle(t, name)
 	rng := rand.New(rand.NewSource(29))
 	agree, rolled := 0, 0
 	var disagreements []string
@@ -194,7 +203,7 @@ func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
 			}
 		}
 		apply(next)
-		after, afterRev := settle(t, name)
+		after, afterRev, afterRevs := settle(t, name)
 		got := map[int]bool{}
 		for g, uids := range groups {
 			if now, ok := after[g]; ok && now != uids {
@@ -209,12 +218,13 @@ func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
 			agree++
 			t.Log(line)
 		} else {
-			disagreements = append(disagreements, line+"\n    preview: "+preview.Message(leaderworkerset.Kind.Node()))
+			disagreements = append(disagreements, fmt.Sprintf("%s\n    preview: %s\n    group revisions before %v (leader StatefulSet %s), after %v (%s)",
+				line, preview.Message(leaderworkerset.Kind.Node()), revs, rev, afterRevs, afterRev))
 		}
 		if len(got) > 0 {
 			rolled++
 		}
-		cfg, groups, rev = next, after, afterRev
+		cfg, groups, rev, revs = next, after, afterRev, afterRevs
 	}
 	t.Logf("rollout differential: %d edits, %d agreements, %d disagreements (%d edits recreated groups)", edits, agree, len(disagreements), rolled)
 	for _, d := range disagreements {
@@ -268,13 +278,14 @@ func sortedGroups(m map[int]bool) []int {
 // settle waits until the controller has observed the object's generation and the rollout is
 // as far as it goes: the leader StatefulSet at spec.replicas (surge groups gone), every pod
 // Ready and none terminating, and every group from the partition up at the StatefulSet's
-// revision. It returns each group's pod UIDs and the revision.
-func settle(t *testing.T, name string) (map[int]string, string) {
+// revision. It returns each group's pod UIDs, the revision, and each group's revisions (the
+// distinct revision labels of its pods).
+func settle(t *testing.T, name string) (map[int]string, string, map[int]string) {
 	t.Helper()
 	ctx := context.Background()
 	cluster := acctest.Cluster(t)
 	ri := lwsClient(t)
-	var groups map[int]string
+	var groups, revs map[int]string
 	var rev, why string
 	err := wait.PollUntilContextTimeout(ctx, 300*time.Millisecond, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
 		u, err := ri.Get(ctx, name, metav1.GetOptions{})
@@ -306,8 +317,8 @@ func settle(t *testing.T, name string) (map[int]string, string) {
 		}
 		rev = sts.Labels[labelRevision]
 		pods := listPods(t, name)
-		groups = map[int]string{}
-		uids := map[int][]string{}
+		groups, revs = map[int]string{}, map[int]string{}
+		uids, podRevs := map[int][]string{}, map[int]map[string]bool{}
 		for i := range pods {
 			p := &pods[i]
 			g, _ := strconv.Atoi(p.Labels[labelGroupIndex])
@@ -320,6 +331,10 @@ func settle(t *testing.T, name string) (map[int]string, string) {
 				return false, nil
 			}
 			uids[g] = append(uids[g], string(p.UID))
+			if podRevs[g] == nil {
+				podRevs[g] = map[string]bool{}
+			}
+			podRevs[g][p.Labels[labelRevision]] = true
 		}
 		if len(pods) != replicas*size {
 			why = fmt.Sprintf("%d pods, want %d", len(pods), replicas*size)
@@ -328,13 +343,19 @@ func settle(t *testing.T, name string) (map[int]string, string) {
 		for g, u := range uids {
 			sort.Strings(u)
 			groups[g] = strings.Join(u, ",")
+			var rs []string
+			for r := range podRevs[g] {
+				rs = append(rs, r)
+			}
+			sort.Strings(rs)
+			revs[g] = strings.Join(rs, "+")
 		}
 		return true, nil
 	})
 	if err != nil {
 		t.Fatalf("LeaderWorkerSet %s did not settle: %v (%s)", name, err, why)
 	}
-	return groups, rev
+	return groups, rev, revs
 }
 
 func fromUnstructured(u *unstructured.Unstructured, out *lwsv1.LeaderWorkerSet) error {
