@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -42,14 +43,10 @@ type schemaBuilder struct{ p provider.Provider }
 
 func (b schemaBuilder) build(ctx context.Context) (*tfprotov6.GetProviderSchemaResponse, error) {
 	sp := &stubbedProvider{Provider: b.p, resources: map[string]*tfprotov6.Schema{}, dataSources: map[string]*tfprotov6.Schema{}}
-	var stubbed provider.Provider = sp
-	if _, ok := b.p.(provider.ProviderWithFunctions); ok {
-		stubbed = stubbedWithFunctions{sp}
-	}
 	if err := sp.supported(); err != nil {
 		return nil, err
 	}
-	resp, err := providerserver.NewProtocol6(stubbed)().GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	resp, err := providerserver.NewProtocol6(sp)().GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil || resp == nil || hasError(resp.Diagnostics) {
 		return resp, err
 	}
@@ -77,8 +74,7 @@ type stubbedProvider struct {
 // over (its optional interfaces): the caller then uses the framework's whole answer.
 func (p *stubbedProvider) supported() error {
 	switch p.Provider.(type) {
-	case provider.ProviderWithMetaSchema, provider.ProviderWithEphemeralResources, provider.ProviderWithActions,
-		provider.ProviderWithStateStores:
+	case provider.ProviderWithMetaSchema, provider.ProviderWithEphemeralResources, provider.ProviderWithStateStores:
 		return fmt.Errorf("protocol: %T has schemas the stubbed provider does not forward", p.Provider)
 	}
 	return nil
@@ -109,16 +105,27 @@ func (p *stubbedProvider) DataSources(ctx context.Context) []func() datasource.D
 	return out
 }
 
-type stubbedWithFunctions struct{ *stubbedProvider }
-
-func (p stubbedWithFunctions) Functions(ctx context.Context) []func() function.Function {
+// Functions and Actions forward the provider's own (none when it has none: the framework then
+// answers no function and no action, as for a provider without the interface).
+func (p *stubbedProvider) Functions(ctx context.Context) []func() function.Function {
 	if f, ok := p.Provider.(provider.ProviderWithFunctions); ok {
 		return f.Functions(ctx)
 	}
 	return nil
 }
 
-var _ provider.ProviderWithListResources = (*stubbedProvider)(nil)
+func (p *stubbedProvider) Actions(ctx context.Context) []func() action.Action {
+	if a, ok := p.Provider.(provider.ProviderWithActions); ok {
+		return a.Actions(ctx)
+	}
+	return nil
+}
+
+var (
+	_ provider.ProviderWithListResources = (*stubbedProvider)(nil)
+	_ provider.ProviderWithFunctions     = (*stubbedProvider)(nil)
+	_ provider.ProviderWithActions       = (*stubbedProvider)(nil)
+)
 
 // stubAttributes is the schema the framework sees of a converted resource or data source.
 func stubAttributes() map[string]rschema.Attribute {
