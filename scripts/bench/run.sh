@@ -28,7 +28,12 @@
 # or, the same without make:
 #   BENCH_RESULTS_DIR=scripts/bench/results/scale-300 scripts/bench/run.sh -runs 1 -lws 300 -plc 0 -parallelism 30
 #
+# Against an older build, interleaved (issue #28: every N = 20 operation at least as fast as
+# 5b2b3f8, N = 1 apply within 4x of kubectl):
+#   BENCH_BASELINE=5b2b3f8 BENCH_RESULTS_DIR=scripts/bench/results/fixed-cost scripts/bench/run.sh -lws 1,20 -plc 0 -ds 0
+#
 # Environment:
+#   BENCH_BASELINE     a commit: compare with its provider build (see above); BENCH_ROUNDS rounds
 #   BENCH_RESULTS_DIR  results folder (default: scripts/bench/results)
 #   BENCH_KEEP_WORK=1  keep the scratch folder (configurations, state, manifests)
 #   GO, TERRAFORM, KUBECTL, GNUPLOT  tools (default: from PATH)
@@ -98,7 +103,10 @@ log "starting etcd + kube-apiserver"
 # profile installs it): -crds replaces the profile's folder, and the test cluster waits until
 # every CRD in it is established.
 mkdir -p "$work/crds"
-cp internal/acctest/testdata/crds/*.yaml "$assets/lws/crds/disaggregatedset.x-k8s.io_disaggregatedsets.yaml" "$work/crds/"
+# The generated folder's DisaggregatedSet CRD (v0.10.0's fields), where it has one, replaces the
+# released one.
+cp "$assets/lws/crds/disaggregatedset.x-k8s.io_disaggregatedsets.yaml" "$work/crds/"
+cp internal/acctest/testdata/crds/*.yaml "$work/crds/"
 KUBEINFER_TEST_ASSETS=$assets "$work/bin/kubeinfer-testcluster" -profile newer-fields -crds "$work/crds" \
 	-kubeconfig "$work/kubeconfig" -ready-file "$work/ready" >"$work/cluster.log" 2>&1 &
 cluster_pid=$!
@@ -111,7 +119,47 @@ for _ in $(seq 1 240); do
 done
 [[ -f $work/ready ]] || { log "the test cluster did not become ready in 120 s:"; cat "$work/cluster.log" >&2; exit 1; }
 
-"$work/bin/bench" -provider "$work/bin/terraform-provider-kubeinfer" -kubeconfig "$work/kubeconfig" \
-	-terraform "$TERRAFORM" -kubectl "$KUBECTL" -gnuplot "$GNUPLOT" \
-	-work "$work/run" -out "$results" "$@"
-log "done in $((SECONDS - start)) s; results in $results"
+if [[ -z ${BENCH_BASELINE:-} ]]; then
+	"$work/bin/bench" -provider "$work/bin/terraform-provider-kubeinfer" -kubeconfig "$work/kubeconfig" \
+		-terraform "$TERRAFORM" -kubectl "$KUBECTL" -gnuplot "$GNUPLOT" \
+		-work "$work/run" -out "$results" "$@"
+	log "done in $((SECONDS - start)) s; results in $results"
+	exit 0
+fi
+
+# Against a baseline build (BENCH_BASELINE=<commit>): the driver runs BENCH_ROUNDS times (default
+# 3) for each build, one run each, alternating, so that both builds see the same load; the
+# medians per case go to $results/vs-<commit>/compare.md, every sample to compare.tsv.
+log "building the provider of $BENCH_BASELINE"
+git worktree add --detach "$work/baseline-src" "$BENCH_BASELINE" >/dev/null 2>&1
+(cd "$work/baseline-src" && "$GO" build -o "$work/bin/baseline" .)
+git worktree remove --force "$work/baseline-src" >/dev/null 2>&1 || true
+out=$results/vs-$BENCH_BASELINE
+mkdir -p "$out"
+for round in $(seq 1 "${BENCH_ROUNDS:-3}"); do
+	for build in baseline current; do
+		bin=$work/bin/terraform-provider-kubeinfer
+		[[ $build == baseline ]] && bin=$work/bin/baseline
+		log "round $round: $build"
+		"$work/bin/bench" -provider "$bin" -kubeconfig "$work/kubeconfig" -terraform "$TERRAFORM" -kubectl "$KUBECTL" \
+			-gnuplot /nonexistent -work "$work/run-$build-$round" -out "$work/out-$build-$round" -runs 1 "$@" >/dev/null
+		awk -F'\t' -v b="$build" -v r="$round" 'NR > 1 { print b "\t" r "\t" $0 }' "$work/out-$build-$round/bench.tsv"
+	done
+done >"$out/compare.tsv"
+{
+	echo "# $(git rev-parse --short HEAD) against $BENCH_BASELINE, ${BENCH_ROUNDS:-3} interleaved rounds, medians"
+	echo
+	echo "$(date -u +%F), $(nproc) CPUs, $("$TERRAFORM" version | sed -n 1p); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg). Arguments: $*"
+	echo
+	echo "| kind | N | operation | tool | build | seconds | provider RSS (MiB) | command CPU (s) |"
+	echo "|---|---:|---|---|---|---:|---:|---:|"
+	sort -t$'\t' -k3,3 -k4,4n -k5,5 -k6,6 -k1,1 "$out/compare.tsv" | awk -F'\t' '
+		function median(list,   n, a, i, j, t) { n = split(list, a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		{ key = $3 "|" $4 "|" $5 "|" $6 "|" ($6 == "kubectl" ? "-" : $1); if (!(key in s)) order[++k] = key
+			s[key] = s[key] " " $8; rss[key] = rss[key] " " ($9 == "" ? 0 : $9); cpu[key] = cpu[key] " " $12 }
+		END { for (i = 1; i <= k; i++) { x = order[i]; split(x, f, "|")
+			printf "| %s | %s | %s | %s | %s | %.3f | %s | %.3f |\n", f[1], f[2], f[3], f[4], f[5], median(s[x]), (f[4] == "kubectl" ? "" : sprintf("%.1f", median(rss[x]))), median(cpu[x]) } }'
+} >"$out/compare.md"
+cat "$out/compare.md"
+log "done in $((SECONDS - start)) s; results in $out"
