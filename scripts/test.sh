@@ -194,8 +194,18 @@ phase_go() {
 		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" "${testargs[@]}" $(packages)
 	rc=$?
 	cli_times "$times"
-	rm -f -- "$times"
+	slowest_tests "$times.tests"
+	rm -f -- "$times" "$times.tests"
 	return $rc
+}
+
+# slowest_tests FILE: the acceptance tests that took longest (package, CLI, test, seconds, from
+# acctest), where the go phase's time goes.
+slowest_tests() {
+	[[ -s $1 ]] || return 0
+	echo "the slowest acceptance tests (package, CLI, seconds):"
+	sort -t$'\t' -k4,4 -rn "$1" | awk -F'\t' 'NR <= 15 { n = split($2, p, "/"); printf "    %-62s %-18s %-24s %6.1f\n", $3, $1, p[n], $4 }' |
+		tee -a "${cli_summary:-/dev/null}"
 }
 
 # cli_times FILE: each CLI's share of the go phase, from the lines the test processes wrote

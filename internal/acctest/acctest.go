@@ -58,6 +58,7 @@ func ClusterWith(t testing.TB, p Profile) *TestCluster {
 		t.Fatal("acctest.Cluster: the package's TestMain must call acctest.Main(m), which stops the shared cluster after the tests " +
 			"(otherwise etcd and kube-apiserver would outlive the test process):\n\tfunc TestMain(m *testing.M) { acctest.Main(m) }")
 	}
+	timeTest(t)
 	sharedMu.Lock()
 	s := shared[p]
 	if s == nil {
@@ -231,6 +232,9 @@ func runUnderCLIs(m *testing.M) int {
 		startCPU := takeCPUSample()
 		rc := m.Run()
 		fmt.Printf("=== acctest: %s\n", takeCPUSample().since(startCPU))
+		if slow := slowestTests(8, cli{path: "the CLI on PATH"}); slow != "" {
+			fmt.Printf("=== acctest: %s\n", slow)
+		}
 		return rc
 	}
 	runFlag := flag.Lookup("test.run")
@@ -273,6 +277,9 @@ func runUnderCLIs(m *testing.M) int {
 			}
 		}
 		fmt.Printf("=== acctest: under %s (%s): %s in %.1f s; %s\n", c, c.kind, result, took.Seconds(), cpu)
+		if slow := slowestTests(8, c); slow != "" {
+			fmt.Printf("=== acctest: under %s: %s\n", c, slow)
+		}
 		recordCLITime(c, took, result, cpu)
 	}
 	return code
