@@ -28,6 +28,12 @@ func mergeNode(n *Node, prior, server tftypes.Value) tftypes.Value {
 		if n.KeysFromPrior {
 			return prior
 		}
+		if len(n.ForeignKeys) > 0 {
+			server = withoutForeignKeys(n, server)
+			if server.IsNull() {
+				return prior
+			}
+		}
 		if n.Kind == KindObject && !server.IsNull() {
 			// The user left the whole object unset and the server holds an empty one.
 			if onlyZeroFields(n, server) {
@@ -69,7 +75,7 @@ func mergeNode(n *Node, prior, server tftypes.Value) tftypes.Value {
 		for k, sv := range sm {
 			pv, ok := pm[k]
 			if !ok {
-				if n.KeysFromPrior {
+				if n.KeysFromPrior || n.ForeignKeys[k] {
 					continue
 				}
 				out[k] = sv
@@ -88,6 +94,26 @@ func mergeNode(n *Node, prior, server tftypes.Value) tftypes.Value {
 	default:
 		return server
 	}
+}
+
+// withoutForeignKeys returns the map value v of node n without n's foreign keys, null when
+// nothing else is left.
+func withoutForeignKeys(n *Node, v tftypes.Value) tftypes.Value {
+	if v.IsNull() || !v.IsKnown() {
+		return v
+	}
+	var m map[string]tftypes.Value
+	_ = v.As(&m)
+	out := make(map[string]tftypes.Value, len(m))
+	for k, e := range m {
+		if !n.ForeignKeys[k] {
+			out[k] = e
+		}
+	}
+	if len(out) == 0 {
+		return tftypes.NewValue(n.TFType(), nil)
+	}
+	return tftypes.NewValue(n.TFType(), out)
 }
 
 // withComputed returns prior with the Computed attributes of object node n (and of its object

@@ -76,6 +76,10 @@ type Node struct {
 	// KeysFromPrior: a map whose state keeps only the keys the user declared, so keys added by
 	// other actors (controllers adding annotations) are not reported as drift.
 	KeysFromPrior bool
+	// ForeignKeys are keys of a map that another actor sets and that are not drift where the
+	// user leaves them out (the restart action's kubectl.kubernetes.io/restartedAt on a pod
+	// template's annotations); the user's own keys of the map are compared as usual.
+	ForeignKeys map[string]bool
 	// Default is the value the server gives this field when it is left unset (a CRD default
 	// such as a container port's protocol "TCP"); the provider plans it. nil when none.
 	Default any
@@ -118,6 +122,9 @@ type Options struct {
 	Sensitive []string
 	// KeysFromPrior marks maps whose foreign keys are ignored on refresh.
 	KeysFromPrior []string
+	// ForeignKeys lists, per map, the keys whose values others set and which are not drift
+	// when the configuration leaves them out (Node.ForeignKeys).
+	ForeignKeys map[string][]string
 	// TypeDefaults are server defaults of fields of a Go struct type wherever it appears (the
 	// structural defaults of a CRD's embedded pod templates); values are strings or booleans.
 	// Such fields become OptionalComputed and their default is planned.
@@ -176,7 +183,7 @@ func Build(t reflect.Type, opts Options) *Node {
 }
 
 // unknownOptionPaths lists the option keys (Only, Skip, Modes, Sensitive, KeysFromPrior,
-// Equivalents, Notes, Descriptions) that are not a JSON field path of the type.
+// ForeignKeys, Equivalents, Notes, Descriptions) that are not a JSON field path of the type.
 func (b *builder) unknownOptionPaths() []string {
 	var unknown []string
 	check := func(option, path string) {
@@ -198,6 +205,9 @@ func (b *builder) unknownOptionPaths() []string {
 	}
 	for _, p := range b.opts.KeysFromPrior {
 		check("KeysFromPrior", p)
+	}
+	for p := range b.opts.ForeignKeys {
+		check("ForeignKeys", p)
 	}
 	for p := range b.opts.Equivalents {
 		check("Equivalents", p)
@@ -236,6 +246,9 @@ func (b *builder) node(t reflect.Type, p string, parentMode Mode) *Node {
 	}
 	n.Sensitive = b.sens[p]
 	n.KeysFromPrior = b.keys[p]
+	if keys := b.opts.ForeignKeys[p]; len(keys) > 0 {
+		n.ForeignKeys = set(keys)
+	}
 	n.Equivalent = b.opts.Equivalents[p]
 	if t.Kind() == reflect.Pointer {
 		n.Pointer = true

@@ -29,6 +29,9 @@ func patchOptions(manager string, force bool) metav1.PatchOptions {
 
 func isNotFound(err error) bool { return err != nil && apierrors.IsNotFound(err) }
 
+// APIErrorDetail explains an API error: the server's own message first, then what to do.
+func APIErrorDetail(err error) string { return apiErrorDetail(err) }
+
 // apiErrorDetail explains an API error: the server's own message first, then what to do.
 func apiErrorDetail(err error) string {
 	var status apierrors.APIStatus

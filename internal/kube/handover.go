@@ -184,8 +184,9 @@ func declaredPath(node *k8sschema.Node, obj any, p fieldpath.Path) (string, []an
 }
 
 // foreignKey reports whether p goes through a key of a map whose foreign keys are not drift
-// (labels and annotations others add) that the apply body does not carry, or is such a map that
-// the body does not carry at all.
+// (labels and annotations others add, or one of the map's ForeignKeys such as the restart
+// action's annotation on a pod template) that the apply body does not carry, or is such a map
+// that the body does not carry at all.
 func foreignKey(node *k8sschema.Node, p fieldpath.Path, body map[string]any) bool {
 	n := node
 	var doc any = body
@@ -193,7 +194,7 @@ func foreignKey(node *k8sschema.Node, p fieldpath.Path, body map[string]any) boo
 		if n == nil {
 			return false
 		}
-		if n.Kind == k8sschema.KindMap && n.KeysFromPrior && pe.FieldName != nil {
+		if n.Kind == k8sschema.KindMap && (n.KeysFromPrior || n.ForeignKeys[ptrString(pe.FieldName)]) && pe.FieldName != nil {
 			m, _ := doc.(map[string]any)
 			_, declared := m[*pe.FieldName]
 			return !declared
@@ -209,7 +210,14 @@ func foreignKey(node *k8sschema.Node, p fieldpath.Path, body map[string]any) boo
 		doc = childOf(doc, pe)
 	}
 	// The map itself (its existence): removing it would remove every key others added.
-	return n != nil && n.Kind == k8sschema.KindMap && n.KeysFromPrior && doc == nil
+	return n != nil && n.Kind == k8sschema.KindMap && (n.KeysFromPrior || len(n.ForeignKeys) > 0) && doc == nil
+}
+
+func ptrString(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 // inDocument reports whether the path p, or a path below it, is in the JSON document doc: the

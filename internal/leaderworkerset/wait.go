@@ -29,6 +29,8 @@ import (
 type rolloutState struct {
 	done   bool
 	reason string
+	// summary is reason without the conditions: one line, for progress messages.
+	summary string
 }
 
 // RolloutDone reports whether the controller has finished rolling out obj: it has observed the
@@ -77,7 +79,8 @@ func rolloutStatus(obj *lwsv1.LeaderWorkerSet) rolloutState {
 	if len(problems) == 0 {
 		return rolloutState{done: true}
 	}
-	return rolloutState{reason: strings.Join(problems, "; ") + conditionSummary(st.Conditions)}
+	summary := strings.Join(problems, "; ")
+	return rolloutState{reason: summary + conditionSummary(st.Conditions), summary: summary}
 }
 
 func conditionTrue(conds []metav1.Condition, t string) bool {
@@ -184,8 +187,14 @@ func confirmPodsReady(ctx context.Context, dyn dynamic.Interface, ri dynamic.Res
 }
 
 func watchRollout(ctx context.Context, ri dynamic.ResourceInterface, u *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	return watchRolloutProgress(ctx, ri, u, nil)
+}
+
+// watchRolloutProgress is watchRollout that calls progress, when not nil, with each new
+// one-line summary of the rollout's state (the restart action's progress events).
+func watchRolloutProgress(ctx context.Context, ri dynamic.ResourceInterface, u *unstructured.Unstructured, progress func(summary string)) (*unstructured.Unstructured, error) {
 	last := u
-	var lastReason string
+	var lastReason, lastSummary string
 	check := func(cur *unstructured.Unstructured) (bool, error) {
 		last = cur
 		var obj lwsv1.LeaderWorkerSet
@@ -194,6 +203,10 @@ func watchRollout(ctx context.Context, ri dynamic.ResourceInterface, u *unstruct
 		}
 		s := rolloutStatus(&obj)
 		lastReason = s.reason
+		if progress != nil && !s.done && s.summary != lastSummary {
+			lastSummary = s.summary
+			progress(s.summary)
+		}
 		return s.done, nil
 	}
 	if done, err := check(u); done || err != nil {

@@ -171,6 +171,42 @@ func (s *server) ListResource(ctx context.Context, req *tfprotov6.ListResourceRe
 	return ls.ListResource(ctx, req)
 }
 
+// The action RPCs are another optional interface (Terraform 1.14+): forward them as well.
+var _ tfprotov6.ProviderServerWithActions = (*server)(nil) //nolint:staticcheck // see above
+
+// actionServer is the framework server's action side.
+func (s *server) actionServer() (tfprotov6.ProviderServerWithActions, error) { //nolint:staticcheck // see above
+	as, ok := s.ProviderServer.(tfprotov6.ProviderServerWithActions) //nolint:staticcheck // see above
+	if !ok {
+		return nil, errors.New("the provider server has no actions")
+	}
+	return as, nil
+}
+
+func (s *server) ValidateActionConfig(ctx context.Context, req *tfprotov6.ValidateActionConfigRequest) (*tfprotov6.ValidateActionConfigResponse, error) {
+	as, err := s.actionServer()
+	if err != nil {
+		return nil, err
+	}
+	return as.ValidateActionConfig(ctx, req)
+}
+
+func (s *server) PlanAction(ctx context.Context, req *tfprotov6.PlanActionRequest) (*tfprotov6.PlanActionResponse, error) {
+	as, err := s.actionServer()
+	if err != nil {
+		return nil, err
+	}
+	return as.PlanAction(ctx, req)
+}
+
+func (s *server) InvokeAction(ctx context.Context, req *tfprotov6.InvokeActionRequest) (*tfprotov6.InvokeActionServerStream, error) {
+	as, err := s.actionServer()
+	if err != nil {
+		return nil, err
+	}
+	return as.InvokeAction(ctx, req)
+}
+
 // kindResource is one kind's resource and what its schema gives the plan.
 type kindResource struct {
 	kind     *kube.Kind

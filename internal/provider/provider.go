@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -71,6 +72,7 @@ var execAPIVersions = []string{
 var (
 	_ provider.Provider              = (*kubeinferProvider)(nil)
 	_ provider.ProviderWithFunctions = (*kubeinferProvider)(nil)
+	_ provider.ProviderWithActions   = (*kubeinferProvider)(nil)
 )
 
 type kubeinferProvider struct {
@@ -516,5 +518,15 @@ func (p *kubeinferProvider) Functions(_ context.Context) []func() function.Funct
 		// Add one constructor per line.
 		prioritylevelconfiguration.NewCapacityFunction,
 		// ---- end of registered functions ----
+	}
+}
+
+// Actions returns the provider's actions (Terraform 1.14 and later; OpenTofu has none and never
+// asks for them).
+func (p *kubeinferProvider) Actions(_ context.Context) []func() action.Action {
+	return []func() action.Action{
+		// ---- Registered actions (explicit list; keep sorted) ----
+		leaderworkerset.NewRestartAction,
+		// ---- end of registered actions ----
 	}
 }
