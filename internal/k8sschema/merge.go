@@ -28,7 +28,7 @@ func mergeNode(n *Node, prior, server tftypes.Value) tftypes.Value {
 		if n.KeysFromPrior {
 			return prior
 		}
-		if len(n.ForeignKeys) > 0 {
+		if n.foreignBelow {
 			server = withoutForeignKeys(n, server)
 			if server.IsNull() {
 				return prior
@@ -96,24 +96,43 @@ func mergeNode(n *Node, prior, server tftypes.Value) tftypes.Value {
 	}
 }
 
-// withoutForeignKeys returns the map value v of node n without n's foreign keys, null when
-// nothing else is left.
+// withoutForeignKeys returns the value v of node n without the foreign keys of the maps in it
+// (Node.ForeignKeys; not inside lists), null when nothing else is left: where the user declares
+// nothing, a map holding only such keys, or an object holding only such maps, is not drift.
 func withoutForeignKeys(n *Node, v tftypes.Value) tftypes.Value {
-	if v.IsNull() || !v.IsKnown() {
+	if v.IsNull() || !v.IsKnown() || !n.foreignBelow {
 		return v
 	}
-	var m map[string]tftypes.Value
-	_ = v.As(&m)
-	out := make(map[string]tftypes.Value, len(m))
-	for k, e := range m {
-		if !n.ForeignKeys[k] {
-			out[k] = e
+	switch n.Kind {
+	case KindMap:
+		var m map[string]tftypes.Value
+		_ = v.As(&m)
+		out := make(map[string]tftypes.Value, len(m))
+		for k, e := range m {
+			if !n.ForeignKeys[k] {
+				out[k] = e
+			}
 		}
+		if len(out) == 0 {
+			return tftypes.NewValue(n.TFType(), nil)
+		}
+		return tftypes.NewValue(n.TFType(), out)
+	case KindObject:
+		var attrs map[string]tftypes.Value
+		_ = v.As(&attrs)
+		out := make(map[string]tftypes.Value, len(attrs))
+		left := false
+		for _, f := range n.Fields {
+			fv := withoutForeignKeys(f, attrs[f.TFName])
+			out[f.TFName] = fv
+			left = left || !fv.IsNull()
+		}
+		if !left {
+			return tftypes.NewValue(n.TFType(), nil)
+		}
+		return tftypes.NewValue(n.TFType(), out)
 	}
-	if len(out) == 0 {
-		return tftypes.NewValue(n.TFType(), nil)
-	}
-	return tftypes.NewValue(n.TFType(), out)
+	return v
 }
 
 // withComputed returns prior with the Computed attributes of object node n (and of its object

@@ -80,6 +80,9 @@ type Node struct {
 	// user leaves them out (the restart action's kubectl.kubernetes.io/restartedAt on a pod
 	// template's annotations); the user's own keys of the map are compared as usual.
 	ForeignKeys map[string]bool
+	// foreignBelow: this node is such a map or an object with one among its fields (lists
+	// aside), so a null prior does not make the server's value drift by those keys alone.
+	foreignBelow bool
 	// Default is the value the server gives this field when it is left unset (a CRD default
 	// such as a container port's protocol "TCP"); the provider plans it. nil when none.
 	Default any
@@ -179,7 +182,22 @@ func Build(t reflect.Type, opts Options) *Node {
 		panic(fmt.Sprintf("k8sschema.Build(%s): options name no field: %s", t, strings.Join(unknown, ", ")))
 	}
 	root.computeTypes()
+	markForeignBelow(root)
 	return root
+}
+
+// markForeignBelow sets foreignBelow on n and its object fields and reports whether n has it.
+func markForeignBelow(n *Node) bool {
+	below := len(n.ForeignKeys) > 0
+	if n.Kind == KindObject {
+		for _, f := range n.Fields {
+			if markForeignBelow(f) {
+				below = true
+			}
+		}
+	}
+	n.foreignBelow = below
+	return below
 }
 
 // unknownOptionPaths lists the option keys (Only, Skip, Modes, Sensitive, KeysFromPrior,
