@@ -241,6 +241,48 @@ func TestMergeTakesComputedFromServer(t *testing.T) {
 
 func ptrTo[T any](v T) *T { return &v }
 
+// TestMergeIgnoresForeignKeys: a foreign key (ForeignKeys) the user leaves out is not drift,
+// whether the user declared other keys of its map, no map, or no object holding it; the user's
+// own keys still drift, and a declared foreign key is compared as any other.
+func TestMergeIgnoresForeignKeys(t *testing.T) {
+	const stamp = "kubectl.kubernetes.io/restartedAt"
+	root := Build(reflect.TypeOf(corev1.PodTemplate{}), Options{
+		Only:        map[string][]string{"metadata": {"name"}, "template.metadata": {"labels", "annotations"}},
+		ForeignKeys: map[string][]string{"template.metadata.annotations": {stamp}},
+	})
+	tmpl := func(annotations map[string]string, labels map[string]string) tftypes.Value {
+		pt := &corev1.PodTemplate{ObjectMeta: metav1.ObjectMeta{Name: "t"}}
+		pt.Template.Annotations, pt.Template.Labels = annotations, labels
+		pt.Template.Spec.Containers = []corev1.Container{{Name: "c", Image: "i"}}
+		return Encode(root, pt)
+	}
+	withStamp := func(m map[string]string) map[string]string {
+		out := map[string]string{stamp: "2026-01-01T00:00:00Z"}
+		for k, v := range m {
+			out[k] = v
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name          string
+		prior, server tftypes.Value
+		want          tftypes.Value
+	}{
+		{"other keys declared", tmpl(map[string]string{"a": "1"}, nil), tmpl(withStamp(map[string]string{"a": "1"}), nil), tmpl(map[string]string{"a": "1"}, nil)},
+		{"no map declared", tmpl(nil, map[string]string{"l": "1"}), tmpl(withStamp(nil), map[string]string{"l": "1"}), tmpl(nil, map[string]string{"l": "1"})},
+		{"no metadata declared", tmpl(nil, nil), tmpl(withStamp(nil), nil), tmpl(nil, nil)},
+		{"own key drifts", tmpl(map[string]string{"a": "1"}, nil), tmpl(withStamp(map[string]string{"a": "2"}), nil), tmpl(map[string]string{"a": "2"}, nil)},
+		{"other foreign keys drift", tmpl(nil, nil), tmpl(withStamp(map[string]string{"b": "1"}), nil), tmpl(map[string]string{"b": "1"}, nil)},
+		{"declared stamp compared", tmpl(withStamp(nil), nil), tmpl(map[string]string{stamp: "later"}, nil), tmpl(map[string]string{stamp: "later"}, nil)},
+	} {
+		got := Merge(root, c.prior, c.server)
+		if !got.Equal(c.want) {
+			diff, _ := got.Diff(c.want)
+			t.Errorf("%s: %v", c.name, diff)
+		}
+	}
+}
+
 // TestConfiguredOnly: the apply body keeps exactly the configured fields: not the zero values
 // Go marshals for unset non-pointer structs and int-or-strings, not fields without an attribute,
 // not null map entries; explicit values (a 0 written by the user) stay.
