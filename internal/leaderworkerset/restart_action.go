@@ -406,8 +406,9 @@ func (r *restart) groups(ctx context.Context, groups []int64) (string, error) {
 			return "", err
 		}
 	}
-	r.progress(fmt.Sprintf("Deleted the leader pods of %s %s of %s/%s (foreground propagation): the controller recreates them.",
-		plural(len(names), "group", "groups"), strings.Join(names, ", "), r.ns, r.name))
+	r.progress(fmt.Sprintf("Deleted the %s of %s %s of %s/%s (foreground propagation): the controller recreates %s.",
+		plural(len(names), "leader pod", "leader pods"), plural(len(names), "group", "groups"), strings.Join(names, ", "), r.ns, r.name,
+		plural(len(names), "it", "them")))
 	var lastState string
 	err = wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
 		now, lerr := r.pods(ctx)
