@@ -11,7 +11,8 @@
 # The import examples (import-by-string-id.tf, import-by-identity.tf) import to
 # the same address, so each is validated on its own, with the folder's other
 # files; import by identity needs Terraform or OpenTofu 1.12 and is skipped
-# under older CLIs.
+# under older CLIs. The action examples (examples/actions/) need Terraform 1.14
+# or later and are skipped under OpenTofu, which has no actions.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -32,6 +33,14 @@ esac
 # Import by identity: Terraform 1.12 and later, OpenTofu 1.12 and later.
 case ${version_line#* } in
 v1.[0-9][!0-9]* | v1.1[01][!0-9]*) identity=no ;;
+esac
+# Action blocks (examples/actions/): Terraform 1.14 and later; OpenTofu has no actions.
+actions=yes
+case $version_line in
+*OpenTofu*) actions=no ;;
+*) case ${version_line#* } in
+	v1.[0-9][!0-9]* | v1.1[0-3][!0-9]*) actions=no ;;
+	esac ;;
 esac
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/kubeinfer-validate.XXXXXX")
@@ -90,6 +99,10 @@ EOF
 }
 
 for d in "${dirs[@]}"; do
+	if [[ $d == examples/actions/* && $actions == no ]]; then
+		echo "skip   $d ($version_line has no actions)"
+		continue
+	fi
 	validate_copy "$d"
 	for f in "$root/$d"/import-by-*.tf; do
 		[[ -e $f ]] || continue

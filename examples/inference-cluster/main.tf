@@ -152,6 +152,12 @@ variable "wait_for_rollout" {
   default     = true
 }
 
+variable "allow_group_restarts" {
+  description = "Let a plan recreate running groups (an image, env or template change). Off by default: such a plan fails naming the changed fields; roll it out deliberately with -var allow_group_restarts=true."
+  type        = bool
+  default     = false
+}
+
 locals {
   model = "meta-llama/Meta-Llama-3.1-405B-Instruct"
   image = "vllm/vllm-openai:v0.11.0"
@@ -266,6 +272,13 @@ resource "kubeinfer_leaderworkerset" "vllm" {
   }
 
   wait_for_rollout = var.wait_for_rollout
+
+  # Every plan of a change says which groups it recreates (a warning, also with
+  # -refresh=false and no credentials). A group of a 405B model takes many
+  # minutes to come back, so this workspace refuses such plans unless asked:
+  # scaling (replicas) and metadata changes still pass.
+  allow_group_restarts = var.allow_group_restarts
+
   timeouts = {
     create = "30m" # pulling a vLLM image and loading 405B weights takes a while
     update = "30m"
