@@ -2,13 +2,21 @@ package leaderworkerset_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-plugin"
+	goversion "github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
@@ -177,4 +185,106 @@ func stampKeptAndPodsKept(t *testing.T, name string, before *map[string]types.UI
 		}
 		return nil
 	}
+}
+
+// TestAccLeaderWorkerSet_restartActionInvoke runs `terraform apply -invoke` (which
+// terraform-plugin-testing v1.16 has no step for) against the provider served by the test
+// process (TF_REATTACH_PROVIDERS, as terraform-plugin-testing attaches it): the whole set, then
+// group 0; the pods are recreated and the next plan is empty.
+func TestAccLeaderWorkerSet_restartActionInvoke(t *testing.T) {
+	if os.Getenv("TF_ACC_PROVIDER_HOST") == "registry.opentofu.org" {
+		t.Skip("OpenTofu has no actions: the restart action runs under Terraform 1.14 and later only")
+	}
+	tf := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if tf == "" {
+		t.Skip("needs TF_ACC_TERRAFORM_PATH (set by " + acctest.EnvCLIs + ")")
+	}
+	var ver struct {
+		Version string `json:"terraform_version"`
+	}
+	if out, err := exec.Command(tf, "version", "-json").Output(); err != nil || json.Unmarshal(out, &ver) != nil {
+		t.Fatalf("terraform version: %v", err)
+	}
+	if v, err := goversion.NewVersion(ver.Version); err != nil || v.LessThan(tfversion.Version1_14_0) {
+		t.Skipf("Terraform %s has no actions (1.14 and later)", ver.Version)
+	}
+	const name = "acc-restart-invoke"
+	lwsClient(t)
+	dir := t.TempDir()
+	cfg := "terraform {\n  required_providers {\n    kubeinfer = { source = \"kubeinfer/kubeinfer\" }\n  }\n}\n" + acctest.ProviderConfig(t) + vllm(lwsfixture.VLLM(name, 2, 2, lwsfixture.SmallGPU)) +
+		restartTrigger("all", "") + restartTrigger("group0", "    groups = [0]\n")
+	// Only the action blocks: no terraform_data, so the actions run only when invoked.
+	cfg = regexp.MustCompile(`(?s)\nresource "terraform_data" "[^"]+" \{.*?\n\}\n`).ReplaceAllString(cfg, "\n")
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "TF_REATTACH_PROVIDERS="+serveProvider(t), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE=/dev/null")
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(tf, append([]string{"-chdir=" + dir}, args...)...)
+		cmd.Env = env
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		t.Logf("terraform %s: %s", strings.Join(args, " "), time.Since(start).Round(time.Millisecond))
+		return string(out)
+	}
+	run("init", "-no-color")
+	run("apply", "-auto-approve", "-no-color")
+	t.Cleanup(func() { run("destroy", "-auto-approve", "-no-color") })
+	for _, c := range []struct {
+		action string
+		groups []string
+	}{{"all", []string{"0", "1"}}, {"group0", []string{"0"}}} {
+		before := podUIDs(t, name)
+		out := run("apply", "-auto-approve", "-no-color", "-invoke=action.kubeinfer_leaderworkerset_restart."+c.action)
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "Action ") {
+				t.Log(line)
+			}
+		}
+		if !strings.Contains(out, "Actions: 1 invoked.") {
+			t.Fatalf("the action was not invoked:\n%s", out)
+		}
+		if err := podsRecreated(t, name, &before, 4, c.groups...)(nil); err != nil {
+			t.Fatal(err)
+		}
+		if out := run("plan", "-no-color", "-detailed-exitcode"); !strings.Contains(out, "No changes.") {
+			t.Fatalf("the plan after the action is not empty:\n%s", out)
+		}
+	}
+}
+
+// serveProvider serves the provider in the test process until the test ends and returns its
+// TF_REATTACH_PROVIDERS value.
+func serveProvider(t *testing.T) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	reattach := make(chan *plugin.ReattachConfig, 1)
+	closed := make(chan struct{})
+	server, err := acctest.ProviderFactories["kubeinfer"]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_ = tf6server.Serve("registry.terraform.io/kubeinfer/kubeinfer", func() tfprotov6.ProviderServer { return server },
+			tf6server.WithDebug(ctx, reattach, closed), tf6server.WithoutLogStderrOverride(), tf6server.WithLoggingSink(t))
+	}()
+	t.Cleanup(func() { cancel(); <-closed })
+	var rc *plugin.ReattachConfig
+	select {
+	case rc = <-reattach:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the provider server did not start")
+	}
+	raw, err := json.Marshal(map[string]any{"registry.terraform.io/kubeinfer/kubeinfer": map[string]any{
+		"Protocol": string(rc.Protocol), "ProtocolVersion": rc.ProtocolVersion, "Pid": rc.Pid, "Test": rc.Test,
+		"Addr": map[string]string{"Network": rc.Addr.Network(), "String": rc.Addr.String()},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
 }
