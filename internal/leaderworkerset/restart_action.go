@@ -284,6 +284,13 @@ func (r *restart) rolling(ctx context.Context) (string, error) {
 		setAnnotation(&lt.ObjectMeta, stamp)
 	}
 	preview := PreviewRollout(stamped, obj)
+	first, last, ok := preview.Recreated()
+	if !ok {
+		// Stamping would make a revision that recreates nothing (no group, or every group below
+		// the partition): fail before changing the object.
+		return "", fmt.Errorf("no group of %s/%s would be recreated (replicas = %d, partition = %d): nothing to restart. "+
+			"Lower the partition, or list the groups to recreate in groups", r.ns, r.name, preview.Replicas, preview.Partition)
+	}
 	body, err := json.Marshal(map[string]any{
 		"apiVersion": live.GetAPIVersion(),
 		"kind":       live.GetKind(),
@@ -297,10 +304,6 @@ func (r *restart) rolling(ctx context.Context) (string, error) {
 	applied, err := r.ri.Patch(ctx, r.name, ktypes.ApplyPatchType, body, metav1.PatchOptions{FieldManager: r.manager, Force: ptr.To(true)})
 	if err != nil {
 		return "", fmt.Errorf("cannot set %s on the templates: %s", RestartedAtAnnotation, kube.APIErrorDetail(err))
-	}
-	first, last, ok := preview.Recreated()
-	if !ok {
-		return "", fmt.Errorf("%s = %s is set, but no group is recreated: %s", RestartedAtAnnotation, stamp, preview.Message(node()))
 	}
 	r.progress(fmt.Sprintf("%s = %s set by field manager %q. %s", RestartedAtAnnotation, stamp, r.manager, preview.Message(node())))
 	done, err := watchRolloutProgress(ctx, r.ri, applied, func(s string) { r.progress(r.elapsed() + s) })
