@@ -91,7 +91,13 @@ func (d *PluralDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	if ri == nil {
 		return
 	}
-	itemType := req.Config.Raw.Type().(tftypes.Object).AttributeTypes[pluralAttrItems].(tftypes.List).ElementType
+	objType, _ := req.Config.Raw.Type().(tftypes.Object)
+	listType, ok := objType.AttributeTypes[pluralAttrItems].(tftypes.List)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected configuration type", fmt.Sprintf("%s is not a list: %v", pluralAttrItems, req.Config.Raw.Type()))
+		return
+	}
+	itemType := listType.ElementType
 	var items []tftypes.Value
 	opts := metav1.ListOptions{LabelSelector: selector, Limit: 500}
 	for {
