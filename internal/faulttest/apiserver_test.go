@@ -11,19 +11,23 @@ import (
 )
 
 // TestAccFault_apiServerKilled kills kube-apiserver (SIGKILL) at several
-// delays into an apply of 20 LeaderWorkerSets (parallelism 10) and into their
+// delays into an apply of 12 LeaderWorkerSets (parallelism 10: a first wave of
+// 10 requests and the rest as slots free up) and into their
 // destroy, and restarts it a second later, with fresh controllers (see
 // acctest.TestCluster.RestartComponents). Whatever the interrupted run
-// reports, the next run converges: state and cluster hold the same 20
+// reports, the next run converges: state and cluster hold the same 12
 // objects, none tainted, none orphaned or duplicated, and nothing panics.
 func TestAccFault_apiServerKilled(t *testing.T) {
+	// More objects than Terraform's parallelism, so that the kills find requests in flight and
+	// waiting. (With 20, each delay took over two minutes of the suite on 2 cores.)
+	const fleetSize = 12
 	c := acctest.Cluster(t)
 	delays := []time.Duration{0, 300 * time.Millisecond, time.Second, 2500 * time.Millisecond}
 	for i, delay := range delays {
 		t.Run(fmt.Sprintf("after %s", delay), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			f := fleet{prefix: fmt.Sprintf("kill-%d", i), n: 20, provider: providerAt(c.KubeconfigPath()), wait: true}
+			f := fleet{prefix: fmt.Sprintf("kill-%d", i), n: fleetSize, provider: providerAt(c.KubeconfigPath()), wait: true}
 			w := newWorkdir(t, f.config())
 			w.diagnose = diagnoser(c)
 			t.Cleanup(func() { cleanup(t, w, c, f.prefix) })
@@ -57,8 +61,8 @@ func TestAccFault_apiServerKilled(t *testing.T) {
 			start := time.Now()
 			w.mustSucceed(ctx, applyArgs...)
 			w.planEmpty(ctx)
-			agree(ctx, t, w, c.Dynamic(), f.prefix, 20)
-			t.Logf("converged in %s: 20 in state and cluster, 0 tainted, 0 orphans, 0 duplicates", time.Since(start).Round(time.Millisecond))
+			agree(ctx, t, w, c.Dynamic(), f.prefix, fleetSize)
+			t.Logf("converged in %s: %d in state and cluster, 0 tainted, 0 orphans, 0 duplicates", time.Since(start).Round(time.Millisecond), fleetSize)
 
 			killDuring(destroyArgs, regexp.MustCompile(`Destroying\.\.\.`))
 			w.mustSucceed(ctx, destroyArgs...)
