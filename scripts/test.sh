@@ -195,7 +195,11 @@ phase_go() {
 	rc=$?
 	cli_times "$times"
 	slowest_tests "$times.tests"
-	rm -f -- "$times" "$times.tests"
+	if [[ -s $times.reports ]]; then
+		echo "results the tests reported (differential and parity counts):"
+		sed 's/^/    /' "$times.reports" | tee -a "${cli_summary:-/dev/null}"
+	fi
+	rm -f -- "$times" "$times.tests" "$times.reports"
 	return $rc
 }
 

@@ -144,7 +144,7 @@ func RunParity(t *testing.T, cases []ParityCase) {
 				r.c.Desc, r.provider.Paths, r.server.Paths, r.provider.Msg, r.server.Msg)
 		}
 	}
-	t.Logf("parity: %d objects (%d valid, %d invalid per the server), %d agreements, %d verdict disagreements, %d field-path mismatches, %d cases off the generator's intent",
+	Report(t, "parity: %d objects (%d valid, %d invalid per the server), %d agreements, %d verdict disagreements, %d field-path mismatches, %d cases off the generator's intent",
 		len(cases), valid, invalid, agree, disagree, pathMismatch, offIntent)
 }
 

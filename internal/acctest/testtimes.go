@@ -74,3 +74,23 @@ func slowestTests(n int, c cli) string {
 	}
 	return fmt.Sprintf("%d tests, %.0f s in all; slowest: %s", len(all), total.Seconds(), strings.Join(parts, ", "))
 }
+
+// Report logs a test's result line (t.Log) and, with EnvCLITimes set, appends it to that file
+// with ".reports" added to its name, for scripts/test.sh's summary: the counts of differential
+// and parity tests show in `make test`'s output although go test prints nothing of a passing
+// package.
+func Report(t testing.TB, format string, args ...any) {
+	t.Helper()
+	line := fmt.Sprintf(format, args...)
+	t.Log(line)
+	name := os.Getenv(EnvCLITimes)
+	if name == "" {
+		return
+	}
+	f, err := os.OpenFile(name+".reports", os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s: %s\n", t.Name(), line)
+}

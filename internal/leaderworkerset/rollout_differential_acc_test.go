@@ -226,7 +226,7 @@ func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
 		}
 		cfg, groups, rev, revs = next, after, afterRev, afterRevs
 	}
-	t.Logf("rollout differential: %d edits, %d agreements, %d disagreements (%d edits recreated groups)", edits, agree, len(disagreements), rolled)
+	acctest.Report(t, "rollout differential: %d edits, %d agreements, %d disagreements (%d edits recreated groups)", edits, agree, len(disagreements), rolled)
 	for _, d := range disagreements {
 		t.Error(d)
 	}

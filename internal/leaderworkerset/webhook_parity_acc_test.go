@@ -1220,7 +1220,7 @@ func (s *parityStats) report(t *testing.T, what string) {
 	for _, n := range sortedKeys(s.divergences) {
 		div = append(div, fmt.Sprintf("%s %d", n, len(s.divergences[n])))
 	}
-	t.Logf("webhook parity (%s): %d objects (%d valid, %d invalid per the server), %d agreements, %d disagreements, "+
+	acctest.Report(t, "webhook parity (%s): %d objects (%d valid, %d invalid per the server), %d agreements, %d disagreements, "+
 		"%d known disagreements, %d deliberate divergences (%s)",
 		what, s.total, s.valid, s.invalid, s.agreements, s.disagreements, s.known, s.divergenceCases, strings.Join(div, ", "))
 }
