@@ -340,6 +340,25 @@ func settle(t *testing.T, name string) (map[int]string, string, map[int]string) 
 			why = fmt.Sprintf("%d pods, want %d", len(pods), replicas*size)
 			return false, nil
 		}
+		// The right number of pods is not enough: at the end of a rollout with surge, the
+		// StatefulSet is back at spec.replicas while a surge group still runs and a recreated
+		// group is not back yet (groups 1 and 2 of 2 replicas). Every group 0..replicas-1 and
+		// no other, and the StatefulSet's own status caught up.
+		for g := 0; g < replicas; g++ {
+			if len(uids[g]) != size {
+				why = fmt.Sprintf("group %d has %d pods, want %d", g, len(uids[g]), size)
+				return false, nil
+			}
+		}
+		if len(uids) != replicas {
+			why = fmt.Sprintf("%d groups, want %d", len(uids), replicas)
+			return false, nil
+		}
+		if sts.Status.ObservedGeneration < sts.Generation || int(sts.Status.Replicas) != replicas ||
+			int(sts.Status.ReadyReplicas) != replicas {
+			why = "leader StatefulSet status not caught up"
+			return false, nil
+		}
 		for g, u := range uids {
 			sort.Strings(u)
 			groups[g] = strings.Join(u, ",")
