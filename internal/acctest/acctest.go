@@ -217,6 +217,23 @@ func SkipAfterFirstCLI(t testing.TB) {
 	}
 }
 
+// FirstCLIOnly skips, in every run but the first (EnvCLIs), a test or step whose subject is what
+// the cluster does over time, not how a CLI drives the provider: a controller rolling groups
+// over, pods restarted, the API server's bootstrap ensurer rewriting a level a minute later. The
+// CLI's part in such a test is plans and applies that the other tests run under every CLI, so a
+// second CLI would only repeat the controller's work (and its minutes) on the same two cores.
+// subject says what the test watches, for the skip message.
+func FirstCLIOnly(t testing.TB, subject string) {
+	t.Helper()
+	if !IsFirstCLI() {
+		t.Skip(subject + ": the cluster's behaviour, not the CLI's; it ran under the first CLI of " + EnvCLIs)
+	}
+}
+
+// IsFirstCLI reports whether the tests run under the first CLI of EnvCLIs (or under one CLI),
+// for a test that leaves out one step elsewhere (see FirstCLIOnly).
+func IsFirstCLI() bool { return cliRun.Load() == 0 }
+
 // runUnderCLIs runs the tests once, or once per CLI of EnvCLIs (testing.M.Run may be called
 // more than once: go.dev/issue/23129), and returns the exit code of the first failing run.
 func runUnderCLIs(m *testing.M) int {

@@ -71,6 +71,7 @@ func noWarnings(t *testing.T, w *kubetest.Warnings) func() {
 // with one approved apply: the refresh warns, the apply takes the fields back (the whole rules
 // list included), the next plan is empty.
 func TestAccFlowSchema_takeover(t *testing.T) {
+	acctest.FirstCLIOnly(t, "the API server's field ownership")
 	c := acctest.Cluster(t)
 	name := "acc-fs-takeover"
 	fss := c.Dynamic().Resource(flowschema.Kind.GVR())
@@ -120,6 +121,7 @@ func TestAccFlowSchema_takeover(t *testing.T) {
 // fails with the conflict, naming the manager and the field; back to the default, the apply
 // takes it.
 func TestAccFlowSchema_takeoverOptOut(t *testing.T) {
+	acctest.FirstCLIOnly(t, "the API server's field ownership")
 	c := acctest.Cluster(t)
 	name := "acc-fs-takeover-optout"
 	fss := c.Dynamic().Resource(flowschema.Kind.GVR())

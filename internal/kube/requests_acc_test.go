@@ -218,6 +218,7 @@ func (s stateSnap) CheckState(_ context.Context, _ statecheck.CheckStateRequest,
 // one server-side apply (PATCH) per object, a refresh one GET per object, and none of them
 // discovery, OpenAPI or CRD requests.
 func TestAccRequests_leaderWorkerSet(t *testing.T) {
+	acctest.FirstCLIOnly(t, "the requests the provider sends the API server")
 	const n = 10
 	counter, kubeconfig := startCountingProxy(t, acctest.Cluster(t).RESTConfig())
 	rec := &recorder{counter: counter}

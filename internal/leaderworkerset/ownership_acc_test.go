@@ -165,6 +165,7 @@ func TestAccLeaderWorkerSet_foreignAddedField(t *testing.T) {
 // the attribute and the manager (no "inconsistent result"), and the field stays. Declaring it in
 // the configuration converges.
 func TestAccLeaderWorkerSet_foreignAddedFieldKept(t *testing.T) {
+	acctest.FirstCLIOnly(t, "the API server's field ownership")
 	const name = "acc-foreign-kept"
 	c := lwsClient(t)
 	cfg := ownedLWS(t, name, `labels = { app = "vllm" }`, ``) + "\n"

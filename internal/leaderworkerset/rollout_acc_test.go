@@ -211,6 +211,7 @@ func (g *groupWatch) record() {
 // exist at once), and the apply returns once every group runs the new image and the surge group
 // is gone.
 func TestAccLeaderWorkerSet_rollingUpdate(t *testing.T) {
+	acctest.FirstCLIOnly(t, "the controller's rolling update")
 	const name = "acc-vllm-rollout"
 	const replicas, size, maxSurge, maxUnavailable = 4, 2, 1, 1
 	lwsClient(t)
@@ -262,6 +263,7 @@ func TestAccLeaderWorkerSet_rollingUpdate(t *testing.T) {
 // TestAccLeaderWorkerSet_groupRestart: deleting one worker pod makes the LWS controller recreate
 // its whole group (restart_policy RecreateGroupOnPodRestart); the object does not drift.
 func TestAccLeaderWorkerSet_groupRestart(t *testing.T) {
+	acctest.FirstCLIOnly(t, "the controller's group restart")
 	const name = "acc-vllm-restart"
 	lwsClient(t)
 	pc := acctest.ProviderConfig(t)
@@ -319,6 +321,7 @@ func TestAccLeaderWorkerSet_groupRestart(t *testing.T) {
 // must not replace running groups), and the next plan is an in-place update that carries on the
 // wait; that update's own timeout is an error.
 func TestAccLeaderWorkerSet_unschedulable(t *testing.T) {
+	acctest.FirstCLIOnly(t, "the scheduler leaving groups pending")
 	lwsClient(t)
 	pc := acctest.ProviderConfig(t)
 	cases := []struct {

@@ -153,53 +153,61 @@ removed {
   }
 }
 `
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{
-			{ // import the level the API server created
-				Config:             acctest.ProviderConfig(t) + configWorkloadLow(100),
-				ResourceName:       bootstrapAddr,
-				ImportState:        true,
-				ImportStateId:      "workload-low",
-				ImportStatePersist: true,
-				ImportStateCheck: func(states []*terraform.InstanceState) error {
-					if len(states) != 1 || states[0].Attributes["spec.limited.nominal_concurrency_shares"] != "100" {
-						return fmt.Errorf("unexpected import: %+v", states)
-					}
-					return nil
-				},
-			},
-			{ // the ensurer owns the spec and the annotation: with force_conflicts = false the apply names it
-				Config: acctest.ProviderConfig(t) + configWorkloadLow(120, "force_conflicts = false"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(bootstrapAddr, plancheck.ResourceActionUpdate),
-				}},
-				ExpectError: regexp.MustCompile(`(?s)conflicts?\s+with\s+"` + ensurerManager + `".*force_conflicts`),
-			},
-			{ // take the fields over (force_conflicts defaults to true)
-				Config: acctest.ProviderConfig(t) + configWorkloadLow(120),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(bootstrapAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(bootstrapAddr, tfjsonpath.New("spec").AtMapKey("limited").AtMapKey("nominal_concurrency_shares"), knownvalue.Int64Exact(120)),
-					statecheck.ExpectKnownValue(bootstrapAddr, tfjsonpath.New("metadata").AtMapKey("annotations").AtMapKey(plc.AutoUpdateAnnotation), knownvalue.StringExact("false")),
-				},
-				Check: serverShares(120),
-			},
-			{ // the ensurer runs every minute: after its next run the change stays and the plan is empty
-				PreConfig: func() { time.Sleep(65 * time.Second) },
-				Config:    acctest.ProviderConfig(t) + configWorkloadLow(120),
-				PlanOnly:  true,
-			},
-			{
-				Config: acctest.ProviderConfig(t) + configWorkloadLow(120),
-				Check:  serverShares(120),
-			},
-			{ // forget the level instead of deleting it
-				Config: acctest.ProviderConfig(t) + removed,
+	steps := []resource.TestStep{
+		{ // import the level the API server created
+			Config:             acctest.ProviderConfig(t) + configWorkloadLow(100),
+			ResourceName:       bootstrapAddr,
+			ImportState:        true,
+			ImportStateId:      "workload-low",
+			ImportStatePersist: true,
+			ImportStateCheck: func(states []*terraform.InstanceState) error {
+				if len(states) != 1 || states[0].Attributes["spec.limited.nominal_concurrency_shares"] != "100" {
+					return fmt.Errorf("unexpected import: %+v", states)
+				}
+				return nil
 			},
 		},
+		{ // the ensurer owns the spec and the annotation: with force_conflicts = false the apply names it
+			Config: acctest.ProviderConfig(t) + configWorkloadLow(120, "force_conflicts = false"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(bootstrapAddr, plancheck.ResourceActionUpdate),
+			}},
+			ExpectError: regexp.MustCompile(`(?s)conflicts?\s+with\s+"` + ensurerManager + `".*force_conflicts`),
+		},
+		{ // take the fields over (force_conflicts defaults to true)
+			Config: acctest.ProviderConfig(t) + configWorkloadLow(120),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(bootstrapAddr, plancheck.ResourceActionUpdate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(bootstrapAddr, tfjsonpath.New("spec").AtMapKey("limited").AtMapKey("nominal_concurrency_shares"), knownvalue.Int64Exact(120)),
+				statecheck.ExpectKnownValue(bootstrapAddr, tfjsonpath.New("metadata").AtMapKey("annotations").AtMapKey(plc.AutoUpdateAnnotation), knownvalue.StringExact("false")),
+			},
+			Check: serverShares(120),
+		},
+	}
+	if acctest.IsFirstCLI() {
+		// The ensurer runs every minute: after its next run the change stays and the plan is
+		// empty. The wait is the API server's behaviour (acctest.FirstCLIOnly): the other CLIs
+		// leave it out.
+		steps = append(steps, resource.TestStep{
+			PreConfig: func() { time.Sleep(65 * time.Second) },
+			Config:    acctest.ProviderConfig(t) + configWorkloadLow(120),
+			PlanOnly:  true,
+		})
+	}
+	steps = append(steps,
+		resource.TestStep{
+			Config: acctest.ProviderConfig(t) + configWorkloadLow(120),
+			Check:  serverShares(120),
+		},
+		resource.TestStep{ // forget the level instead of deleting it
+			Config: acctest.ProviderConfig(t) + removed,
+		},
+	)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps:                    steps,
 		CheckDestroy: func(*terraform.State) error {
 			_, err := plcs.Get(context.Background(), "workload-low", metav1.GetOptions{})
 			return err // still there

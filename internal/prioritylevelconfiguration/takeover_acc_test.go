@@ -73,6 +73,7 @@ func noWarnings(t *testing.T, w *kubetest.Warnings) func() {
 // apply each converge with one approved apply: the refresh warns, the apply takes the fields
 // back, the next plan is empty.
 func TestAccPriorityLevelConfiguration_takeover(t *testing.T) {
+	acctest.FirstCLIOnly(t, "the API server's field ownership")
 	c := acctest.Cluster(t)
 	name := "acc-plc-takeover"
 	plcs := c.Dynamic().Resource(prioritylevelconfiguration.Kind.GVR())
@@ -118,6 +119,7 @@ func TestAccPriorityLevelConfiguration_takeover(t *testing.T) {
 // deliberately shared with another manager) the refresh warns and the apply fails with the
 // conflict, naming the manager and the field; back to the default, the apply takes it.
 func TestAccPriorityLevelConfiguration_takeoverOptOut(t *testing.T) {
+	acctest.FirstCLIOnly(t, "the API server's field ownership")
 	c := acctest.Cluster(t)
 	name := "acc-plc-takeover-optout"
 	plcs := c.Dynamic().Resource(prioritylevelconfiguration.Kind.GVR())
