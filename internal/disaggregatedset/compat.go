@@ -59,7 +59,8 @@ func compatibilityTable() string {
 	for _, f := range NewerFields {
 		fmt.Fprintf(&b, "| `%s` | no | yes |\n", f.Attribute)
 	}
-	b.WriteString("\nv0.10.0 names a role's LeaderWorkerSets `<name>-<slice>-<revision>-<role>`; the plan's name-length " +
-		"checks count the v0.9.0 name `<name>-<revision>-<role>`.\n")
+	b.WriteString("\nv0.10.0 names a role's LeaderWorkerSets `<name>-<slice>-<revision>-<role>`, v0.9.0 `<name>-<revision>-<role>`. " +
+		"The plan checks the names of a set that uses a v0.10.0 field in v0.10.0's form (highest slice); " +
+		"other sets in v0.9.0's form, with a warning on `metadata.name` when v0.10.0's would be too long.\n")
 	return b.String()
 }

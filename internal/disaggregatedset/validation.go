@@ -328,9 +328,14 @@ func roleExclusiveTopologyAnnotation(role *disaggv1.DisaggregatedRoleSpec) (stri
 // labels it with the slice (pkg/utils/disaggregatedset/utils.go GenerateName, GenerateLabels at
 // v0.10.0): the object returned is then the highest slice's, the longest name.
 func RoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) (*lwsv1.LeaderWorkerSet, error) {
+	return roleLeaderWorkerSetAs(ds, i, usesNewerAPI(ds))
+}
+
+// roleLeaderWorkerSetAs is RoleLeaderWorkerSet named as v0.10.0 does (newer) or as v0.9.0 does.
+func roleLeaderWorkerSetAs(ds *disaggv1.DisaggregatedSet, i int, newer bool) (*lwsv1.LeaderWorkerSet, error) {
 	role := ds.Spec.Roles[i]
 	revision := ComputeRevision(ds.Spec.Roles)
-	name, labels := roleObjectName(ds, role.Name, revision)
+	name, labels := roleObjectName(ds, role.Name, revision, newer)
 	spec := *role.Spec.DeepCopy()
 	spec.Replicas = ptr.To(replicasOf(&role))
 	lwt := &spec.LeaderWorkerTemplate
@@ -360,9 +365,9 @@ func RoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) (*lwsv1.LeaderWor
 }
 
 // roleObjectName is the name and generated labels of a role's LeaderWorkerSet: v0.9.0's, or
-// v0.10.0's for the highest slice when the set uses a v0.10.0 field (usesNewerAPI).
-func roleObjectName(ds *disaggv1.DisaggregatedSet, role, revision string) (string, map[string]string) {
-	if !usesNewerAPI(ds) {
+// v0.10.0's for the highest slice (newer; usesNewerAPI says which the set needs).
+func roleObjectName(ds *disaggv1.DisaggregatedSet, role, revision string, newer bool) (string, map[string]string) {
+	if !newer {
 		return disaggutils.GenerateName(ds.Name, role, revision), disaggutils.GenerateLabels(ds.Name, role, revision)
 	}
 	slice := int(ptr.Deref(ds.Spec.Slices, 1)) - 1
@@ -376,8 +381,8 @@ func roleObjectName(ds *disaggv1.DisaggregatedSet, role, revision string) (strin
 }
 
 // nameForm is how the error on a too long derived name spells the controller's naming.
-func nameForm(ds *disaggv1.DisaggregatedSet) string {
-	if usesNewerAPI(ds) {
+func nameForm(ds *disaggv1.DisaggregatedSet, newer bool) string {
+	if newer {
 		return fmt.Sprintf("<name>-<slice>-<revision>-<role>, slice %d the highest", ptr.Deref(ds.Spec.Slices, 1)-1)
 	}
 	return "<name>-<revision>-<role>"
@@ -420,7 +425,13 @@ var nameLimit = regexp.MustCompile(`use a name of at most (\d+) characters`)
 // or the set's metadata.name for the derived name. Errors on the generated labels are left
 // out: each generated value is a part of the derived name, whose error says it all.
 func validateRoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) field.ErrorList {
-	lws, err := RoleLeaderWorkerSet(ds, i)
+	return validateRoleLeaderWorkerSetAs(ds, i, usesNewerAPI(ds))
+}
+
+// validateRoleLeaderWorkerSetAs is validateRoleLeaderWorkerSet with the objects named as v0.10.0
+// does (newer) or as v0.9.0 does.
+func validateRoleLeaderWorkerSetAs(ds *disaggv1.DisaggregatedSet, i int, newer bool) field.ErrorList {
+	lws, err := roleLeaderWorkerSetAs(ds, i, newer)
 	if err != nil {
 		return field.ErrorList{field.InternalError(rolesPath.Index(i), err)}
 	}
@@ -428,7 +439,7 @@ func validateRoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) field.Err
 	role := ds.Spec.Roles[i]
 	rolePath := rolesPath.Index(i)
 	generated := map[string]bool{}
-	_, generatedLabels := roleObjectName(ds, role.Name, lws.Labels[disaggv1.RevisionLabelKey])
+	_, generatedLabels := roleObjectName(ds, role.Name, lws.Labels[disaggv1.RevisionLabelKey], newer)
 	for k, v := range generatedLabels {
 		generated[k], generated[v] = true, true
 	}
@@ -454,7 +465,7 @@ func validateRoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) field.Err
 					limit-(len(lws.Name)-len(ds.Name))), 1)
 			}
 			out.Detail = fmt.Sprintf("the LeaderWorkerSet %q that the controller creates for role %q (%s) is invalid: %s",
-				lws.Name, role.Name, nameForm(ds), detail)
+				lws.Name, role.Name, nameForm(ds, newer), detail)
 		case "metadata.namespace":
 			continue // the set's own namespace, checked with its metadata
 		default: // metadata.labels, metadata.annotations and spec... are the role's
@@ -512,7 +523,43 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 	if pp := ds.Spec.PlacementPolicy; pp != nil && pp.Type == "" && written(config, "spec.placementPolicy.type") {
 		errs = append(errs, field.NotSupported(specPath.Child("placementPolicy", "type"), "", placementTypes))
 	}
+	warnings = append(warnings, newerNameWarnings(ds)...)
 	return errs, warnings
+}
+
+// newerNameWarnings warns about a set that uses no v0.10.0 field, whose names fit v0.9.0's form
+// but not v0.10.0's: the v0.10.0 controller names slice 0's objects <set>-0-<revision>-<role>,
+// two characters longer, and would fail to create them. Which controller runs is not known
+// offline, so this is a warning, and the error stays the released controller's.
+func newerNameWarnings(ds *disaggv1.DisaggregatedSet) []kube.Warning {
+	if usesNewerAPI(ds) || ds.Name == "" {
+		return nil
+	}
+	var warnings []kube.Warning
+	for i := range ds.Spec.Roles {
+		if hasNameError(validateRoleLeaderWorkerSetAs(ds, i, false)) {
+			continue // an error already
+		}
+		for _, e := range validateRoleLeaderWorkerSetAs(ds, i, true) {
+			if e.Field == "metadata.name" {
+				warnings = append(warnings, kube.Warning{Path: field.NewPath("metadata", "name"),
+					Summary: "Name too long for the LeaderWorkerSet v0.10.0 controller",
+					Detail: "The LeaderWorkerSet v0.9.0 controller accepts this name, but v0.10.0's names each slice's objects " +
+						"<name>-<slice>-<revision>-<role> and would fail to create them: " + e.Detail})
+				break
+			}
+		}
+	}
+	return warnings
+}
+
+func hasNameError(errs field.ErrorList) bool {
+	for _, e := range errs {
+		if e.Field == "metadata.name" {
+			return true
+		}
+	}
+	return false
 }
 
 // written reports whether the configuration sets the attribute at a JSON path.

@@ -319,3 +319,40 @@ func TestSliceNamesTooLong(t *testing.T) {
 		t.Errorf("labels %v", lws.Labels)
 	}
 }
+
+// A name that fits v0.9.0's objects but not v0.10.0's slice-0 names (<set>-0-<revision>-<role>)
+// plans with a warning on metadata.name; one character shorter, with none.
+func TestNewerControllerNameWarning(t *testing.T) {
+	for _, tc := range []struct {
+		length int
+		warn   bool
+	}{{32, true}, {31, false}} {
+		ds := pair()
+		ds.Name = strings.Repeat("a", tc.length)
+		SetDefaults(ds, k8sschema.NullValue(node()))
+		if errs := Validate(ds); len(errs) > 0 {
+			t.Fatalf("%d characters: %v", tc.length, errs)
+		}
+		_, warnings := checkConfig(ds, k8sschema.NullValue(node()))
+		var got []string
+		for _, w := range warnings {
+			if w.Path.String() == "metadata.name" {
+				got = append(got, w.Detail)
+			}
+		}
+		if !tc.warn {
+			if len(got) > 0 {
+				t.Errorf("%d characters: unexpected warnings %q", tc.length, got)
+			}
+			continue
+		}
+		if len(got) == 0 {
+			t.Fatalf("%d characters: no warning on metadata.name (%v)", tc.length, warnings)
+		}
+		for _, want := range []string{"v0.10.0", `"` + ds.Name + `-0-`, "use a DisaggregatedSet name of at most 31 characters"} {
+			if !strings.Contains(got[0], want) {
+				t.Errorf("warning %q does not contain %q", got[0], want)
+			}
+		}
+	}
+}
