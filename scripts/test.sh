@@ -48,6 +48,9 @@
 # Environment:
 #   TEST_TIMEOUT   go test -timeout (default 40m)
 #   TEST_P         go test -p (default 2)
+#   TEST_PARALLEL  go test -parallel in the go phase (default 3): the acceptance tests spend much
+#                  of their time waiting on controllers, so a third test per package keeps the two
+#                  cores busier than GOMAXPROCS (2) would
 #   TESTARGS       extra go test arguments, e.g. '-run TestAccFlowSchema -v'
 #   TERRAFORM      Terraform CLI (default terraform)
 set -uo pipefail
@@ -57,6 +60,7 @@ cd "$root" || exit 1
 
 TEST_TIMEOUT=${TEST_TIMEOUT:-40m}
 TEST_P=${TEST_P:-2}
+TEST_PARALLEL=${TEST_PARALLEL:-3}
 TESTARGS=${TESTARGS:-}
 TERRAFORM=${TERRAFORM:-terraform}
 export CHECKPOINT_DISABLE=1
@@ -191,7 +195,7 @@ phase_go() {
 	# -count=1: acceptance results depend on the CLI and cluster, which the
 	# test cache does not track.
 	TF_ACC=1 KUBEINFER_TEST_CLIS=$clis KUBEINFER_TEST_CLI_TIMES=$times \
-		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" "${testargs[@]}" $(packages)
+		go test -p "$TEST_P" -parallel "$TEST_PARALLEL" -count=1 -timeout "$TEST_TIMEOUT" "${testargs[@]}" $(packages)
 	rc=$?
 	cli_times "$times"
 	slowest_tests "$times.tests"
