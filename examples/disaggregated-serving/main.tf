@@ -38,6 +38,12 @@ variable "image" {
   default = "vllm/vllm-openai:v0.11.0"
 }
 
+variable "allow_group_restarts" {
+  description = "Let a plan roll the roles out (an image, env or template change of any role rolls every role). Off by default: such a plan fails naming the changed fields; roll out deliberately with -var allow_group_restarts=true."
+  type        = bool
+  default     = false
+}
+
 locals {
   # The NIXL connector moves the KV cache between the roles; every pod can
   # send and receive.
@@ -137,6 +143,10 @@ resource "kubeinfer_disaggregatedset" "llama" {
       },
     ]
   }
+
+  # A production workspace: a change that recreates running groups fails at plan unless
+  # allowed for this run (scaling and metadata changes still pass).
+  allow_group_restarts = var.allow_group_restarts
 
   timeouts = {
     create = "30m"
