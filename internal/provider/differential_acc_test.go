@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -137,7 +138,7 @@ func (l lifecycle) run(s tfprotov6.ProviderServer, obj, next runtime.Object, suf
 	nextConfig := l.differ.GeneratedConfig(name+" update", l.differ.ImportState(next))
 	null := tftypes.NewValue(l.typ, nil)
 	record := func(rpc, response string) {
-		steps = append(steps, step{rpc, strings.ReplaceAll(response, name, "NAME")})
+		steps = append(steps, step{rpc, withoutServerText(strings.ReplaceAll(response, name, "NAME"))})
 	}
 
 	v, err := s.ValidateResourceConfig(l.ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: l.typeName, Config: l.dv(config)})
@@ -191,6 +192,16 @@ func (l lifecycle) run(s tfprotov6.ProviderServer, obj, next runtime.Object, suf
 		l.read(s, state, private, identity, record, "read deleted")
 	}
 	return steps, true
+}
+
+// serverText matches the API server's own words that a diagnostic quotes, with the indented
+// lines of a multi-error message. They are not the provider's answer: structured-merge-diff
+// reports the fields a schema does not declare in map order, sometimes all in one message and
+// sometimes one per request, so two runs of one request can quote it differently.
+var serverText = regexp.MustCompile(`(?m)^(\s*)The server said[^\n]*\n(?:\s+\.[^\n]*\n)*`)
+
+func withoutServerText(response string) string {
+	return serverText.ReplaceAllString(response, "${1}The server said: (its text)\n")
 }
 
 type planned struct {
