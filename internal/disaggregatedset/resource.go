@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/footprint"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
@@ -78,6 +79,8 @@ var Kind = &kube.Kind{
 		attrWaitForRollout:                     tftypes.NewValue(tftypes.Bool, true),
 		leaderworkerset.AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, true),
 	},
+	Derived: map[string]rschema.Attribute{footprint.AttrFootprint: footprintAttribute},
+	Derive:  derive,
 	Hooks: kube.Hooks{
 		ApplyBody:   applyBody,
 		PlanObject:  planObject,

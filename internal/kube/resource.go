@@ -82,6 +82,13 @@ type Kind struct {
 	Extras map[string]rschema.Attribute
 	// ExtraDefaults are the values of Extras in state after import.
 	ExtraDefaults map[string]tftypes.Value
+	// Derived are computed top-level attributes worked out from the object alone (the
+	// footprint): planned from the configuration, so known at plan, and set from the object
+	// read into the state.
+	Derived map[string]rschema.Attribute
+	// Derive returns the values of Derived for a defaulted object; types are the attributes'
+	// Terraform types.
+	Derive func(obj runtime.Object, types map[string]tftypes.Type) map[string]tftypes.Value
 	// Hooks customise the apply body, the plan and the waiting.
 	Hooks Hooks
 
@@ -198,6 +205,9 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 			"other manager and the fields. Defaults to `true`."}
 	attrs[AttrTimeouts] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
 	for name, a := range r.kind.Extras {
+		attrs[name] = a
+	}
+	for name, a := range r.kind.Derived {
 		attrs[name] = a
 	}
 	resp.Schema = rschema.Schema{MarkdownDescription: r.kind.Description, Attributes: attrs}
@@ -350,14 +360,15 @@ func (r *Resource) planOnce(config, plan, prior tftypes.Value) (tftypes.Value, p
 		attrs[AttrID] = tftypes.NewValue(tftypes.String, id)
 	}
 	planned = tftypes.NewValue(plan.Type(), attrs)
+	newObj := r.kind.NewObject()
+	dec := k8sschema.Decode(node, planned, newObj, nil)
+	planned = r.planDerived(planned, prior, newObj, dec.Unknown)
 	if prior.IsNull() {
 		return planned, nil, nil
 	}
 
 	oldObj := r.kind.NewObject()
 	k8sschema.Decode(node, prior, oldObj, nil)
-	newObj := r.kind.NewObject()
-	dec := k8sschema.Decode(node, planned, newObj, nil)
 	var replace []*field.Path
 	oldMeta, newMeta := metaOf(oldObj), metaOf(newObj)
 	if oldMeta.name != newMeta.name && !unknownAt(dec, "metadata.name") {
@@ -386,6 +397,76 @@ func (r *Resource) planOnce(config, plan, prior tftypes.Value) (tftypes.Value, p
 		}
 	}
 	return planned, paths, diags
+}
+
+// planDerived sets the Derived attributes of the planned value from the planned object:
+// unknown while the spec has unknown values. A prior state written before an attribute
+// existed keeps it null when nothing else changes, so that a provider upgrade plans no update
+// (the next refresh or apply records it).
+func (r *Resource) planDerived(planned, prior tftypes.Value, obj runtime.Object, unknown []*field.Path) tftypes.Value {
+	if r.kind.Derive == nil {
+		return planned
+	}
+	attrs := ObjectAttrs(planned)
+	types := r.derivedTypes(planned)
+	specUnknown := false
+	for _, p := range unknown {
+		if p.Root().String() == "spec" {
+			specUnknown = true
+			break
+		}
+	}
+	var values map[string]tftypes.Value
+	if !specUnknown {
+		values = r.kind.Derive(obj, types)
+	}
+	for name, t := range types {
+		if v, ok := values[name]; ok {
+			attrs[name] = v
+		} else {
+			attrs[name] = tftypes.NewValue(t, tftypes.UnknownValue)
+		}
+	}
+	if !prior.IsNull() && prior.IsKnown() {
+		priorAttrs := ObjectAttrs(prior)
+		upgraded := map[string]tftypes.Value{}
+		for name, t := range types {
+			if pv, ok := priorAttrs[name]; ok && pv.IsNull() {
+				upgraded[name] = tftypes.NewValue(t, nil)
+			}
+		}
+		if len(upgraded) > 0 && equalExcept(attrs, priorAttrs, types) {
+			for name, v := range upgraded {
+				attrs[name] = v
+			}
+		}
+	}
+	return tftypes.NewValue(planned.Type(), attrs)
+}
+
+// derivedTypes are the Terraform types of the Derived attributes in a resource value.
+func (r *Resource) derivedTypes(v tftypes.Value) map[string]tftypes.Type {
+	obj, _ := v.Type().(tftypes.Object)
+	types := make(map[string]tftypes.Type, len(r.kind.Derived))
+	for name := range r.kind.Derived {
+		if t, ok := obj.AttributeTypes[name]; ok {
+			types[name] = t
+		}
+	}
+	return types
+}
+
+// equalExcept reports whether two attribute maps are equal outside the skipped names.
+func equalExcept(a, b map[string]tftypes.Value, skip map[string]tftypes.Type) bool {
+	for name, v := range a {
+		if _, ok := skip[name]; ok {
+			continue
+		}
+		if !v.Equal(b[name]) {
+			return false
+		}
+	}
+	return true
 }
 
 // stableOnUpdate are the metadata attributes an in-place update never changes: the plan keeps
@@ -765,6 +846,11 @@ func (r *Resource) stateFrom(prior tftypes.Value, u *unstructured.Unstructured, 
 	}
 	meta := metaOf(obj)
 	attrs[AttrID] = tftypes.NewValue(tftypes.String, r.importID(meta))
+	if r.kind.Derive != nil {
+		for name, v := range r.kind.Derive(obj, r.derivedTypes(prior)) {
+			attrs[name] = v
+		}
+	}
 	if importing {
 		for k, v := range r.decodeSettings(annotations) {
 			attrs[k] = v

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/footprint"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/podtemplate"
@@ -80,6 +81,8 @@ var Kind = &kube.Kind{
 		attrManageReplicas:     tftypes.NewValue(tftypes.Bool, true),
 		AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, true),
 	},
+	Derived: map[string]rschema.Attribute{footprint.AttrFootprint: footprintAttribute},
+	Derive:  derive,
 	Hooks: kube.Hooks{
 		ApplyBody:   applyBody,
 		PlanObject:  planObject,

@@ -62,8 +62,19 @@ func TestAccLeaderWorkerSet_minimalVLLM(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
+				// The footprint is known at plan: 2 groups of 4 pods with 8 GPUs and a 1124Gi memory limit each.
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("footprint"), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"pods_per_group": knownvalue.Int64Exact(4),
+						"pods":           knownvalue.Int64Exact(8),
+						"peak_pods":      knownvalue.Int64Exact(8),
+						"requests":       knownvalue.MapPartial(map[string]knownvalue.Check{"nvidia.com/gpu": knownvalue.StringExact("64")}),
+						"limits":         knownvalue.MapPartial(map[string]knownvalue.Check{"memory": knownvalue.StringExact("8992Gi")}),
+					})),
+				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("default/"+name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("footprint").AtMapKey("peak_requests").AtMapKey("nvidia.com/gpu"), knownvalue.StringExact("64")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("leader_worker_template").AtMapKey("restart_policy"), knownvalue.StringExact("RecreateGroupOnPodRestart")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("startup_policy"), knownvalue.StringExact("LeaderCreated")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("spec").AtMapKey("rollout_strategy").AtMapKey("rolling_update_configuration").AtMapKey("max_unavailable"), knownvalue.StringExact("1")),
