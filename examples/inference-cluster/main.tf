@@ -299,3 +299,11 @@ output "leaderworkerset" {
   description = "namespace/name of the model server."
   value       = kubeinfer_leaderworkerset.vllm.id
 }
+
+output "gpus" {
+  description = "GPUs the model server requests at its replicas and at the peak of a rolling update (surge groups included): known at plan, for a budget check in review."
+  value = {
+    at_replicas = kubeinfer_leaderworkerset.vllm.footprint.requests["nvidia.com/gpu"]
+    at_peak     = kubeinfer_leaderworkerset.vllm.footprint.peak_requests["nvidia.com/gpu"]
+  }
+}

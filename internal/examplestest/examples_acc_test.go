@@ -61,6 +61,9 @@ func TestAccExample_inferenceCluster(t *testing.T) {
 					statecheck.ExpectKnownValue("kubeinfer_flow_schema.inference_controllers",
 						tfjsonpath.New("spec").AtMapKey("priority_level_configuration").AtMapKey("name"), knownvalue.StringExact("inference-controllers")),
 					statecheck.ExpectKnownOutputValue("leaderworkerset", knownvalue.StringExact("default/llama-405b")),
+					// 2 groups of 2 pods with 8 GPUs each, no surge.
+					statecheck.ExpectKnownOutputValue("gpus", knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"at_replicas": knownvalue.StringExact("32"), "at_peak": knownvalue.StringExact("32")})),
 					statecheck.ExpectKnownValue("kubeinfer_leaderworkerset.vllm", tfjsonpath.New("status").AtMapKey("ready_replicas"), knownvalue.Int64Exact(2)),
 				},
 				Check: leadersSpreadOverZones(t, "llama-405b"),
