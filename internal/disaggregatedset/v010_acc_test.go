@@ -97,6 +97,9 @@ var decodeReplicasPath = tfjsonpath.New("spec").AtMapKey("roles").AtSliceIndex(1
 // and keeps that value through an apply; External -> Static (replicas written), Static ->
 // External, External -> Static (replicas left to the default).
 func TestAccDisaggregatedSet_v010(t *testing.T) {
+	// The same RPCs as TestAccDisaggregatedSet_lifecycle, which every CLI runs; what this adds is
+	// the v0.10 CRD's and another field manager's behaviour.
+	acctest.FirstCLIOnly(t, "the v0.10.0 CRD and an autoscaler's replicas")
 	const name = "acc-pd-v010"
 	c := acctest.ClusterWith(t, acctest.NewerFields)
 	ds := c.Dynamic().Resource(disaggregatedset.Kind.GVR()).Namespace("default")

@@ -108,6 +108,9 @@ resource "kubeinfer_priority_level_configuration" "mine" {
 // is applied (taking the fields over from the server's ensurer), survives the ensurer's next
 // run, and the next plan is empty. The level is then forgotten, not deleted.
 func TestAccPriorityLevelConfiguration_adoptBootstrap(t *testing.T) {
+	// Import, plan and apply under every CLI are TestAccPriorityLevelConfiguration_lifecycle's;
+	// this is the API server's ensurer handing its fields over.
+	acctest.FirstCLIOnly(t, "the APF bootstrap ensurer's field ownership")
 	c := acctest.Cluster(t)
 	plcs := c.Dynamic().Resource(plc.Kind.GVR())
 	builtIn, err := plcs.Get(context.Background(), "workload-low", metav1.GetOptions{})
@@ -186,10 +189,9 @@ removed {
 			Check: serverShares(120),
 		},
 	}
-	if acctest.IsFirstCLI() {
+	{
 		// The ensurer runs every minute: after its next run the change stays and the plan is
-		// empty. The wait is the API server's behaviour (acctest.FirstCLIOnly): the other CLIs
-		// leave it out.
+		// empty.
 		steps = append(steps, resource.TestStep{
 			PreConfig: func() { time.Sleep(65 * time.Second) },
 			Config:    acctest.ProviderConfig(t) + configWorkloadLow(120),
