@@ -189,16 +189,12 @@ removed {
 			Check: serverShares(120),
 		},
 	}
-	{
-		// The ensurer runs every minute: after its next run the change stays and the plan is
-		// empty.
-		steps = append(steps, resource.TestStep{
+	steps = append(steps,
+		resource.TestStep{ // the ensurer runs every minute: after its next run the change stays and the plan is empty
 			PreConfig: func() { time.Sleep(65 * time.Second) },
 			Config:    acctest.ProviderConfig(t) + configWorkloadLow(120),
 			PlanOnly:  true,
-		})
-	}
-	steps = append(steps,
+		},
 		resource.TestStep{
 			Config: acctest.ProviderConfig(t) + configWorkloadLow(120),
 			Check:  serverShares(120),
