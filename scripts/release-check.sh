@@ -14,7 +14,9 @@
 # The snapshot is built from a generated copy of .goreleaser.yml whose only
 # differences are the target list (linux/amd64) and the dist folder (a
 # temporary folder, so dist/ of `make release-snapshot` is left alone).
-# Signing and publishing are skipped. goreleaser is built from tools/release.
+# Signing and publishing are skipped (internal/installtest signs SHA256SUMS with a throwaway
+# key). goreleaser is built from tools/release; then internal/installtest installs the snapshot
+# from a filesystem and a network mirror with terraform init and tofu init.
 #
 # Environment: RELEASE_CHECK_KEEP=1 keeps the temporary folder and prints it.
 set -euo pipefail
@@ -98,4 +100,12 @@ grep -qaF -- "$version" "$work/unzipped/$binary" || fail "$binary: version $vers
 
 echo "release-check: artifacts:"
 (cd "$dist" && ls -l "$zip" "$sums" && sed 's/^/    /' "$sums")
+
+# Installed as users install it: from a filesystem mirror and a network mirror of the snapshot,
+# with terraform init and tofu init (no dev_overrides), the lock file's hashes checked against
+# the artifacts, and the inference example planned with the installed provider.
+echo "release-check: install from mirrors (internal/installtest)"
+tofu=$("$root/scripts/tool.sh" tofu)
+KUBEINFER_RELEASE_DIST=$dist KUBEINFER_TOFU=$tofu TF_ACC_TERRAFORM_PATH=$(command -v "${TERRAFORM:-terraform}") \
+	go test -count=1 -v -run '^TestInstallFromMirrors$' ./internal/installtest/ || fail "installing from the mirrors"
 echo "release-check: OK"
