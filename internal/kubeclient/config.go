@@ -10,6 +10,7 @@ package kubeclient
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -46,7 +47,40 @@ const noConfigurationHelp = `set one of the following:
   - or run Terraform inside a Kubernetes cluster (in-cluster service account)`
 
 // inClusterConfig is a seam for tests.
-var inClusterConfig = rest.InClusterConfig
+var inClusterConfig = serviceAccountConfig
+
+// ServiceAccountDirEnv names a folder that replaces the in-cluster service account's
+// (/var/run/secrets/kubernetes.io/serviceaccount) for its token and ca.crt: for tests that run
+// the provider as a runner pod does, and for runners that mount the token elsewhere.
+const ServiceAccountDirEnv = "KUBEINFER_SERVICE_ACCOUNT_DIR"
+
+// serviceAccountConfig is rest.InClusterConfig (k8s.io/client-go/rest/config.go, v0.37.2),
+// reading the token and CA from $KUBEINFER_SERVICE_ACCOUNT_DIR when it is set.
+func serviceAccountConfig() (*rest.Config, error) {
+	dir := os.Getenv(ServiceAccountDirEnv)
+	if dir == "" {
+		return rest.InClusterConfig()
+	}
+	host, port := os.Getenv("KUBERNETES_SERVICE_HOST"), os.Getenv("KUBERNETES_SERVICE_PORT")
+	if host == "" || port == "" {
+		return nil, rest.ErrNotInCluster
+	}
+	tokenFile := filepath.Join(dir, "token")
+	token, err := os.ReadFile(tokenFile)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &rest.Config{Host: "https://" + net.JoinHostPort(host, port), BearerToken: string(token), BearerTokenFile: tokenFile}
+	if caFile := filepath.Join(dir, "ca.crt"); fileExists(caFile) {
+		cfg.CAFile = caFile
+	}
+	return cfg, nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
 
 // ExecConfig configures a client-go credential (exec) plugin.
 type ExecConfig struct {
