@@ -99,6 +99,7 @@ func ClusterWith(t testing.TB, p Profile) *TestCluster {
 // On SIGINT or SIGTERM it stops the cluster before exiting, so an interrupted
 // `go test` leaves no etcd or kube-apiserver behind.
 func Main(m *testing.M) {
+	serveProviderIfAsked()
 	mainCalled.Store(true)
 	mainM = m
 	// envtest logs through controller-runtime's logger; without a logger it
