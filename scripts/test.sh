@@ -183,6 +183,9 @@ phase_go() {
 	local clis times rc
 	ensure_assets || return 1
 	terraform_path || return 1
+	# The TFLint plugin's integration test (internal/tflintrules) runs the pinned TFLint.
+	KUBEINFER_TFLINT=$(scripts/tool.sh tflint) || return 1
+	export KUBEINFER_TFLINT
 	# The CLIs built by the phases before this one; a CLI whose build failed is left out
 	# (its phase has failed already).
 	# A run whose pattern selects no test of a package (the smoke pattern, in most packages) is
