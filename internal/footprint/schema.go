@@ -128,8 +128,9 @@ type Role struct {
 // DisaggregatedSetValue is the footprint value of a DisaggregatedSet's roles with t the
 // attribute's type.
 func DisaggregatedSetValue(t tftypes.Type, roles []Role) tftypes.Value {
-	obj := t.(tftypes.Object)
-	roleType := obj.AttributeTypes[attrRoles].(tftypes.Map).ElementType
+	obj, _ := t.(tftypes.Object)
+	rolesType, _ := obj.AttributeTypes[attrRoles].(tftypes.Map)
+	roleType := rolesType.ElementType
 	byName := make(map[string]tftypes.Value, len(roles))
 	var pods, peakPods int64
 	var at, peak []Pod
