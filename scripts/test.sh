@@ -185,7 +185,9 @@ phase_go() {
 	terraform_path || return 1
 	# The TFLint plugin's integration test (internal/tflintrules) runs the pinned TFLint.
 	KUBEINFER_TFLINT=$(scripts/tool.sh tflint) || return 1
-	export KUBEINFER_TFLINT
+	# OPA on plan JSON (internal/examplestest TestAccExample_policy).
+	KUBEINFER_OPA=$(scripts/tool.sh opa) || return 1
+	export KUBEINFER_TFLINT KUBEINFER_OPA
 	# The CLIs built by the phases before this one; a CLI whose build failed is left out
 	# (its phase has failed already).
 	# A run whose pattern selects no test of a package (the smoke pattern, in most packages) is

@@ -9,6 +9,7 @@
 #   tofu           tools/tofu      github.com/opentofu/opentofu/cmd/tofu
 #   actionlint     tools/actionlint github.com/rhysd/actionlint/cmd/actionlint
 #   controller-gen tools/crdgen     sigs.k8s.io/controller-tools/cmd/controller-gen
+#   opa            tools/opa        github.com/open-policy-agent/opa (policies on plan JSON, examples/policy)
 #   tflint         tools/tflint     github.com/terraform-linters/tflint (runs the tflint-ruleset-kubeinfer plugin)
 #   terraform      tools/terraform  github.com/hashicorp/terraform (by tools/terraform/build.sh):
 #                                   the newest release, run by the terraform-latest phases
@@ -29,6 +30,7 @@ golangci-lint) moddir=lint mod=github.com/golangci/golangci-lint/v2 pkg=github.c
 tofu) moddir=tofu mod=github.com/opentofu/opentofu pkg=github.com/opentofu/opentofu/cmd/tofu ldflags="-X github.com/opentofu/opentofu/version.dev=no" ;;
 actionlint) moddir=actionlint mod=github.com/rhysd/actionlint pkg=github.com/rhysd/actionlint/cmd/actionlint ;;
 controller-gen) moddir=crdgen mod=sigs.k8s.io/controller-tools pkg=sigs.k8s.io/controller-tools/cmd/controller-gen ;;
+opa) moddir=opa mod=github.com/open-policy-agent/opa pkg=github.com/open-policy-agent/opa ;;
 tflint) moddir=tflint mod=github.com/terraform-linters/tflint pkg=github.com/terraform-linters/tflint ;;
 terraform) moddir=terraform mod=github.com/hashicorp/terraform pkg=github.com/hashicorp/terraform builder=terraform ;;
 terraform-oldest) moddir=terraform-oldest mod=github.com/hashicorp/terraform pkg=github.com/hashicorp/terraform builder=terraform ;;
