@@ -26,8 +26,7 @@ const (
 	attrRoles        = "roles"
 )
 
-const quantitiesNote = " by resource name (`cpu`, `memory`, `nvidia.com/gpu`, ...), as canonical quantities " +
-	"(`\"64\"`, `\"500m\"`, `\"256Gi\"`)"
+const quantitiesNote = " by resource name, as canonical quantities"
 
 // totalAttributes are the attributes of a total over pods.
 func totalAttributes(what string) map[string]rschema.Attribute {
@@ -36,11 +35,11 @@ func totalAttributes(what string) map[string]rschema.Attribute {
 	}
 	return map[string]rschema.Attribute{
 		attrPods:         rschema.Int64Attribute{Computed: true, MarkdownDescription: "Pods of " + what + " at `replicas`."},
-		attrRequests:     m("Summed requests of those pods" + quantitiesNote + "."),
-		attrLimits:       m("Summed limits of those pods, of the resources the containers limit" + quantitiesNote + "."),
-		attrPeakPods:     rschema.Int64Attribute{Computed: true, MarkdownDescription: "Pods of " + what + " at the peak of a rolling update, surge groups (`max_surge`) included."},
-		attrPeakRequests: m("Summed requests at that peak" + quantitiesNote + "."),
-		attrPeakLimits:   m("Summed limits at that peak" + quantitiesNote + "."),
+		attrRequests:     m("Their summed requests" + quantitiesNote + "."),
+		attrLimits:       m("Their summed limits" + quantitiesNote + "."),
+		attrPeakPods:     rschema.Int64Attribute{Computed: true, MarkdownDescription: "Pods at the peak of a rollout, surge groups included."},
+		attrPeakRequests: m("Summed requests at that peak."),
+		attrPeakLimits:   m("Summed limits at that peak."),
 	}
 }
 
@@ -49,14 +48,12 @@ func groupAttributes(what string) map[string]rschema.Attribute {
 	attrs := totalAttributes(what)
 	attrs[attrPodsPerGroup] = rschema.Int64Attribute{Computed: true, MarkdownDescription: "Pods of one group: the leader and `size - 1` workers."}
 	attrs[attrGroups] = rschema.Int64Attribute{Computed: true, MarkdownDescription: "Groups at `replicas`."}
-	attrs[attrPeakGroups] = rschema.Int64Attribute{Computed: true, MarkdownDescription: "Groups at the peak of a rolling update: `replicas` and the surge groups."}
+	attrs[attrPeakGroups] = rschema.Int64Attribute{Computed: true, MarkdownDescription: "Groups at the peak of a rollout."}
 	return attrs
 }
 
-const footprintNote = "Worked out from the configuration alone, so known at plan (also with `-refresh=false` and " +
-	"no cluster credentials): for a budget check on `terraform show -json` in a pull request. A pod's requests and " +
-	"limits are those the scheduler counts (init and sidecar containers, pod-level `resources`, a container's limit " +
-	"standing in for its missing request); pod overhead, which a RuntimeClass adds at admission, is not included."
+const footprintNote = "Known at plan from the configuration alone (also with `-refresh=false` and no credentials), " +
+	"for budget checks on `terraform show -json`. Pods are counted as the scheduler counts them; pod overhead is not included."
 
 // LeaderWorkerSetAttribute is the footprint attribute of kubeinfer_leaderworkerset.
 func LeaderWorkerSetAttribute() rschema.Attribute {
@@ -70,12 +67,12 @@ func LeaderWorkerSetAttribute() rschema.Attribute {
 func DisaggregatedSetAttribute() rschema.Attribute {
 	attrs := totalAttributes("every role of every slice")
 	attrs[attrRoles] = rschema.MapNestedAttribute{Computed: true,
-		MarkdownDescription: "Each role's footprint, by role name, for all slices (`spec.slices` copies of each role).",
+		MarkdownDescription: "Each role's footprint by role name, all slices counted.",
 		NestedObject:        rschema.NestedAttributeObject{Attributes: groupAttributes("the role")}}
 	return rschema.SingleNestedAttribute{Computed: true, Attributes: attrs,
 		MarkdownDescription: "The pods this DisaggregatedSet runs and their summed requests and limits, per role and in " +
-			"total, at the roles' `replicas` and at the peak of a rollout (each role's `replicas` plus its surge groups, " +
-			"every role at once: the controller rolls all roles together). " + footprintNote}
+			"total, at `replicas` and at the peak of a rollout (every role's surge groups at once: all roles roll " +
+			"together). " + footprintNote}
 }
 
 // quantities is a map(string) of canonical quantities.

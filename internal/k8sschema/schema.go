@@ -6,6 +6,7 @@ import (
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"strings"
 )
 
 // computeTypes fills the cached types bottom-up.
@@ -83,7 +84,11 @@ func (n *Node) buildAttrType() attr.Type {
 func (n *Node) description() string {
 	d := n.Description
 	if n.Kind == KindString && n.Format == FormatIntOrString {
-		d += " Written as a string: a number (\"1\") or a percentage (\"10%\")."
+		if strings.Contains(d, "port name") {
+			d += " Written as a string (\"8080\" or \"http\")." // a port: no percentage
+		} else {
+			d += " Written as a string: a number (\"1\") or a percentage (\"10%\")."
+		}
 	}
 	if n.Kind == KindString && n.Format == FormatQuantity {
 		d += " A Kubernetes quantity such as \"500m\", \"16Gi\" or \"8\"."
