@@ -101,6 +101,14 @@ grep -qaF -- "$version" "$work/unzipped/$binary" || fail "$binary: version $vers
 echo "release-check: artifacts:"
 (cd "$dist" && ls -l "$zip" "$sums" && sed 's/^/    /' "$sums")
 
+# The TFLint plugin's zip and the checksums.txt that `tflint --init` reads (written by
+# scripts/tflint-checksums.sh, which the release workflow runs after goreleaser).
+plugin_zip=tflint-ruleset-kubeinfer_linux_amd64.zip
+[[ -f $dist/$plugin_zip ]] || fail "missing $plugin_zip in dist"
+[[ $(unzip -Z1 "$dist/$plugin_zip") == tflint-ruleset-kubeinfer ]] || fail "$plugin_zip does not hold exactly tflint-ruleset-kubeinfer"
+"$root/scripts/tflint-checksums.sh" "$dist"
+(cd "$dist" && sha256sum -c --quiet checksums.txt) || fail "checksums.txt does not match the plugin zips"
+
 # Installed as users install it: from a filesystem mirror and a network mirror of the snapshot,
 # with terraform init and tofu init (no dev_overrides), the lock file's hashes checked against
 # the artifacts, and the inference example planned with the installed provider.
