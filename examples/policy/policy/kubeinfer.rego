@@ -22,8 +22,13 @@ namespace_of(rc) := ns if {
 } else := "default"
 
 # GPUs at the peak of a rolling update (surge groups included), from the
-# provider's footprint: known at plan, no pod-template arithmetic here.
-peak_gpus(rc) := to_number(object.get(rc.change.after.footprint.peak_requests, "nvidia.com/gpu", "0"))
+# provider's footprint: known at plan, no pod-template arithmetic here. The
+# values are canonical Kubernetes quantities, so 1000 GPUs read "1k"
+# (k8s.io/apimachinery/pkg/api/resource, Quantity.String): units.parse reads
+# the suffixes, to_number would not.
+peak_gpu_quantity(rc) := object.get(rc.change.after.footprint.peak_requests, "nvidia.com/gpu", "0")
+
+peak_gpus(rc) := units.parse(peak_gpu_quantity(rc))
 
 gpus_by_namespace[ns] := total if {
 	some ns in {namespace_of(rc) | some rc in workloads}
@@ -37,13 +42,23 @@ budget_of(ns) := data.kubeinfer.settings.gpu_budget["*"] if not data.kubeinfer.s
 deny contains msg if {
 	some ns, total in gpus_by_namespace
 	total > budget_of(ns)
-	msg := sprintf("namespace %s: %d GPUs at the rollout peak, over its budget of %d", [ns, total, budget_of(ns)])
+	msg := sprintf("namespace %s: %v GPUs at the rollout peak, over its budget of %v", [ns, total, budget_of(ns)])
 }
 
 deny contains msg if {
 	some rc in workloads
 	rc.change.after_unknown.footprint == true
 	msg := sprintf("%s: the GPU footprint is not known at plan (a value of spec is computed); the budget cannot be checked", [rc.address])
+}
+
+# Fail closed: a workload whose GPU count cannot be read (no footprint in the
+# plan, from a provider version without it, or a value units.parse refuses)
+# would otherwise count as zero.
+deny contains msg if {
+	some rc in workloads
+	not rc.change.after_unknown.footprint == true
+	not peak_gpus(rc)
+	msg := sprintf("%s: no readable footprint.peak_requests[\"nvidia.com/gpu\"] in the plan; the budget cannot be checked", [rc.address])
 }
 
 # Every string attribute named image under spec: containers and init containers
@@ -66,7 +81,9 @@ deny contains msg if {
 	msg := sprintf("%s: image %s is not from an allowed registry (%s)", [rc.address, img, concat(", ", data.kubeinfer.settings.allowed_registries)])
 }
 
-secret_like := `(?i)(token|secret|password|passwd|api_?key|private_?key|credentials?)`
+# Names that look like secrets: TOKEN, SECRET, PASSWORD, CREDENTIALS anywhere,
+# KEY as a word of the name (API_KEY, SSH_KEY, APIKEY; not MONKEY or KEYCLOAK_URL).
+secret_like := `(?i)(token|secret|passw(or)?d|credentials?|(^|[_.-])key($|[_.-])|api_?key|private_?key)`
 
 deny contains msg if {
 	some rc in workloads
