@@ -25,14 +25,6 @@ func Footprint(ds *disaggv1.DisaggregatedSet) []footprint.Role {
 	roles := make([]footprint.Role, 0, len(ds.Spec.Roles))
 	for _, role := range ds.Spec.Roles {
 		lwt := &role.Spec.LeaderWorkerTemplate
-		leader := lwt.LeaderTemplate
-		if leader == nil {
-			leader = &lwt.WorkerTemplate
-		}
-		size := int64(1)
-		if lwt.Size != nil {
-			size = max(int64(*lwt.Size), 0)
-		}
 		replicas := 1
 		if role.Spec.Replicas != nil {
 			replicas = max(int(*role.Spec.Replicas), 0)
@@ -45,7 +37,7 @@ func Footprint(ds *disaggv1.DisaggregatedSet) []footprint.Role {
 		if replicas == 0 { // nothing to roll
 			surge = 0
 		}
-		g := footprint.NewGroup(leader, &lwt.WorkerTemplate, size, int64(replicas)*slices, int64(replicas+surge)*slices)
+		g := footprint.NewGroup(lwt.LeaderTemplate, &lwt.WorkerTemplate, lwt.Size, int64(replicas)*slices, int64(replicas+surge)*slices)
 		roles = append(roles, footprint.Role{Name: role.Name, Group: g})
 	}
 	return roles

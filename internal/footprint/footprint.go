@@ -85,15 +85,23 @@ type Group struct {
 	PerGroup Pod
 }
 
-// NewGroup is a group of one leader (leader) and size-1 workers (worker).
-func NewGroup(leader, worker *corev1.PodTemplateSpec, size, groups, peakGroups int64) Group {
+// NewGroup is a group of one leader and size - 1 workers (size nil: 1). leader nil means the
+// worker template, as in a LeaderWorkerSet without leaderTemplate.
+func NewGroup(leader, worker *corev1.PodTemplateSpec, size *int32, groups, peakGroups int64) Group {
+	if leader == nil {
+		leader = worker
+	}
+	pods := int64(1)
+	if size != nil {
+		pods = max(int64(*size), 0)
+	}
 	lp, wp := PodOf(leader), PodOf(worker)
 	per := Pod{Requests: corev1.ResourceList{}, Limits: corev1.ResourceList{}}
 	add(per.Requests, lp.Requests, 1)
 	add(per.Limits, lp.Limits, 1)
-	add(per.Requests, wp.Requests, size-1)
-	add(per.Limits, wp.Limits, size-1)
-	return Group{PodsPerGroup: size, Groups: groups, PeakGroups: max(peakGroups, groups), PerGroup: per}
+	add(per.Requests, wp.Requests, pods-1)
+	add(per.Limits, wp.Limits, pods-1)
+	return Group{PodsPerGroup: pods, Groups: groups, PeakGroups: max(peakGroups, groups), PerGroup: per}
 }
 
 // Total is what n groups request and limit.

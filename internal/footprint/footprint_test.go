@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/utils/ptr"
 )
 
 func list(kv ...string) corev1.ResourceList {
@@ -105,18 +106,18 @@ func equalSpec(a, b *corev1.PodTemplateSpec) bool {
 func TestGroupTotals(t *testing.T) {
 	leader := template(corev1.PodSpec{Containers: []corev1.Container{container("leader", list("cpu", "2", "memory", "16Gi"), list("nvidia.com/gpu", "8"))}})
 	worker := template(corev1.PodSpec{Containers: []corev1.Container{container("worker", list("cpu", "1", "memory", "8Gi"), list("nvidia.com/gpu", "8"))}})
-	g := NewGroup(leader, worker, 4, 3, 4)
+	g := NewGroup(leader, worker, ptr.To[int32](4), 3, 4)
 	sameList(t, "per group", g.PerGroup.Requests, map[string]string{"cpu": "5", "memory": "40Gi", "nvidia.com/gpu": "32"})
 	sameList(t, "at replicas", g.Total(g.Groups).Requests, map[string]string{"cpu": "15", "memory": "120Gi", "nvidia.com/gpu": "96"})
 	sameList(t, "at the peak", g.Total(g.PeakGroups).Limits, map[string]string{"nvidia.com/gpu": "128"})
-	if z := NewGroup(leader, worker, 1, 0, 0); len(z.Total(z.Groups).Requests) != 0 {
+	if z := NewGroup(leader, worker, ptr.To[int32](1), 0, 0); len(z.Total(z.Groups).Requests) != 0 {
 		t.Errorf("zero replicas: %v", z.Total(z.Groups).Requests)
 	}
 }
 
 func TestValues(t *testing.T) {
 	leader := template(corev1.PodSpec{Containers: []corev1.Container{container("c", nil, list("nvidia.com/gpu", "8"))}})
-	g := NewGroup(leader, leader, 2, 2, 3)
+	g := NewGroup(leader, leader, ptr.To[int32](2), 2, 3)
 	lwsType := TypeOf(LeaderWorkerSetAttribute())
 	v := LeaderWorkerSetValue(lwsType, g)
 	var attrs map[string]tftypes.Value
@@ -134,7 +135,7 @@ func TestValues(t *testing.T) {
 	}
 
 	dsType := TypeOf(DisaggregatedSetAttribute())
-	dv := DisaggregatedSetValue(dsType, []Role{{Name: "prefill", Group: g}, {Name: "decode", Group: NewGroup(leader, leader, 1, 4, 5)}})
+	dv := DisaggregatedSetValue(dsType, []Role{{Name: "prefill", Group: g}, {Name: "decode", Group: NewGroup(nil, leader, nil, 4, 5)}})
 	if err := dv.As(&attrs); err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package leaderworkerset
 import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/intstr"
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/footprint"
@@ -17,21 +16,8 @@ import (
 // sigs.k8s.io/lws v0.9.0).
 func Footprint(lws *lwsv1.LeaderWorkerSet) footprint.Group {
 	lwt := &lws.Spec.LeaderWorkerTemplate
-	leader := lwt.LeaderTemplate
-	if leader == nil {
-		leader = &lwt.WorkerTemplate
-	}
-	size := int64(1)
-	if lwt.Size != nil {
-		size = int64(*lwt.Size)
-	}
-	replicas := replicasOf(lws)
-	surge := 0
-	if ru := lws.Spec.RolloutStrategy.RollingUpdateConfiguration; ru != nil {
-		surge, _ = intstr.GetScaledValueFromIntOrPercent(&ru.MaxSurge, int(replicas), true)
-		surge = max(0, min(surge, int(replicas)))
-	}
-	return footprint.NewGroup(leader, &lwt.WorkerTemplate, max(size, 0), int64(max(replicas, 0)), int64(max(replicas, 0))+int64(surge))
+	replicas := int64(max(replicasOf(lws), 0))
+	return footprint.NewGroup(lwt.LeaderTemplate, &lwt.WorkerTemplate, lwt.Size, replicas, replicas+int64(scaledMaxSurge(lws)))
 }
 
 // footprintAttribute is the computed footprint attribute, built once.

@@ -196,9 +196,8 @@ func PreviewRollout(newObj, oldObj *lwsv1.LeaderWorkerSet) Rollout {
 	// rollingUpdateParameters (pkg/controllers/leaderworkerset_controller.go, v0.9.0): maxSurge
 	// rounds up and maxUnavailable down, both scaled by spec.replicas; the surge never exceeds
 	// the replicas.
-	r.MaxSurge, _ = intstr.GetScaledValueFromIntOrPercent(&ru.MaxSurge, int(r.Replicas), true)
+	r.MaxSurge = scaledMaxSurge(newObj)
 	r.MaxUnavailable, _ = intstr.GetScaledValueFromIntOrPercent(&ru.MaxUnavailable, int(r.Replicas), false)
-	r.MaxSurge = min(r.MaxSurge, int(r.Replicas))
 	// A partitioned rollout stops at the partition (rollingUpdateParameters keeps the leader
 	// StatefulSet's partition at least spec's): its groups below stay at the previous revision,
 	// which the status counts as not updated (updateConditions). Lowering the partition without
@@ -213,6 +212,19 @@ func PreviewRollout(newObj, oldObj *lwsv1.LeaderWorkerSet) Rollout {
 		r.partitionFrom = oldPartition
 	}
 	return r
+}
+
+// scaledMaxSurge is the surge groups of a rolling update as rollingUpdateParameters
+// (pkg/controllers/leaderworkerset_controller.go, sigs.k8s.io/lws v0.9.0) scales maxSurge:
+// rounded up, never more than the replicas; 0 without a rollingUpdateConfiguration.
+func scaledMaxSurge(lws *lwsv1.LeaderWorkerSet) int {
+	ru := lws.Spec.RolloutStrategy.RollingUpdateConfiguration
+	if ru == nil {
+		return 0
+	}
+	replicas := int(replicasOf(lws))
+	surge, _ := intstr.GetScaledValueFromIntOrPercent(&ru.MaxSurge, replicas, true)
+	return max(0, min(surge, replicas))
 }
 
 func replicasOf(lws *lwsv1.LeaderWorkerSet) int32 {
