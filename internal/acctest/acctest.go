@@ -20,20 +20,26 @@ import (
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
-// sharedCluster is the cluster of one profile shared by every test of this
-// `go test` process.
+// sharedCluster is a cluster shared by every test of this `go test` process (and by its runs
+// under each CLI of EnvCLIs).
 type sharedCluster struct {
 	once sync.Once
 	c    *TestCluster
 	err  error
-	// startDone is closed when the Start call made by ClusterWith returns;
-	// nil until it first runs.
+	// startDone is closed when the Start call made by start returns; nil until it first runs.
 	startDone chan struct{}
+}
+
+// sharedKey names a shared cluster: the profile's own (name "") or one of a set that a test
+// asks for by name (ClustersNamed).
+type sharedKey struct {
+	profile Profile
+	name    string
 }
 
 var (
 	sharedMu      sync.Mutex
-	shared        = map[Profile]*sharedCluster{}
+	shared        = map[sharedKey]*sharedCluster{}
 	sharedStopped bool
 
 	mainCalled atomic.Bool
@@ -51,6 +57,14 @@ func Cluster(t testing.TB) *TestCluster { t.Helper(); return ClusterWith(t, Rele
 // started at most once per process.
 func ClusterWith(t testing.TB, p Profile) *TestCluster {
 	t.Helper()
+	return ClustersNamed(t, p, "")[0]
+}
+
+// ClustersNamed returns clusters of profile p, one per name, shared by every test of this
+// process as Cluster's is (a test that runs under each CLI of EnvCLIs starts them once), and
+// starts the ones not yet running side by side. The name "" is the profile's own cluster.
+func ClustersNamed(t testing.TB, p Profile, names ...string) []*TestCluster {
+	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("set TF_ACC=1 to run acceptance tests against the real API server")
 	}
@@ -59,13 +73,37 @@ func ClusterWith(t testing.TB, p Profile) *TestCluster {
 			"(otherwise etcd and kube-apiserver would outlive the test process):\n\tfunc TestMain(m *testing.M) { acctest.Main(m) }")
 	}
 	timeTest(t)
+	entries := make([]*sharedCluster, len(names))
 	sharedMu.Lock()
-	s := shared[p]
-	if s == nil {
-		s = &sharedCluster{}
-		shared[p] = s
+	for i, name := range names {
+		key := sharedKey{p, name}
+		if shared[key] == nil {
+			shared[key] = &sharedCluster{}
+		}
+		entries[i] = shared[key]
 	}
 	sharedMu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range entries {
+		wg.Go(func() { s.start(t, p) })
+	}
+	wg.Wait()
+	clusters := make([]*TestCluster, len(names))
+	for i, s := range entries {
+		if s.err != nil {
+			what := p.String()
+			if names[i] != "" {
+				what += " " + names[i]
+			}
+			t.Fatalf("acctest: could not start the %s test cluster: %v", what, s.err)
+		}
+		clusters[i] = s.c
+	}
+	return clusters
+}
+
+// start starts the cluster once; later calls wait for the first to finish.
+func (s *sharedCluster) start(t testing.TB, p Profile) {
 	s.once.Do(func() {
 		sharedMu.Lock()
 		s.startDone = make(chan struct{})
@@ -85,10 +123,6 @@ func ClusterWith(t testing.TB, p Profile) *TestCluster {
 			s.c, s.err = nil, fmt.Errorf("the test process is shutting down")
 		}
 	})
-	if s.err != nil {
-		t.Fatalf("acctest: could not start the %s test cluster: %v", p, s.err)
-	}
-	return s.c
 }
 
 // Main runs the tests and then stops the shared cluster if a test started it.
@@ -228,6 +262,17 @@ func FirstCLIOnly(t testing.TB, subject string) {
 	t.Helper()
 	if !IsFirstCLI() {
 		t.Skip(subject + ": the cluster's behaviour, not the CLI's; it ran under the first CLI of " + EnvCLIs)
+	}
+}
+
+// SampleAfterFirstCLI skips, in every run but the first (EnvCLIs), all but every nth case of a
+// table of plan-time rule checks (i is the case's index). The rules are the provider's and each
+// ran under the first CLI; under the other CLIs a sample shows that the CLI shows the
+// diagnostics on their attributes, without paying an init and a plan for every rule again.
+func SampleAfterFirstCLI(t testing.TB, i, n int) {
+	t.Helper()
+	if !IsFirstCLI() && n > 1 && i%n != 0 {
+		t.Skipf("a plan-time rule of the provider: every case ran under the first CLI of %s, every %dth runs here", EnvCLIs, n)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,11 +17,12 @@ import (
 )
 
 // TestAccExample_fleet applies examples/fleet to three API servers (the API-server-only
-// profile: the CRDs, no controllers): under OpenTofu the opentofu/ flavour (provider
-// for_each), under the first Terraform CLI the terraform/ flavour (a module call per aliased
-// provider). The provider runs as users run the release binary (acctest.ProviderBinaryDir):
-// each provider instance is its own process, configured for its cluster. Each cluster gets its own
-// LeaderWorkerSet, a second plan is empty, and destroy removes them all.
+// profile: the CRDs, no controllers, shared by both runs): under OpenTofu the opentofu/
+// flavour (provider for_each), under the first Terraform CLI the terraform/ flavour (a module
+// call per aliased provider). The provider runs as users run the release binary
+// (acctest.ProviderBinaryDir): each provider instance is its own process, configured for its
+// cluster. Each cluster gets its own LeaderWorkerSet, a second plan is empty, and destroy
+// removes them all.
 func TestAccExample_fleet(t *testing.T) {
 	tofu := os.Getenv("TF_ACC_PROVIDER_HOST") == "registry.opentofu.org"
 	if !tofu && !acctest.IsFirstCLI() {
@@ -41,27 +41,12 @@ func TestAccExample_fleet(t *testing.T) {
 		host, flavour = "registry.opentofu.org", "opentofu"
 	}
 
-	// The three clusters, started together.
+	// The three clusters, started together once for both flavours (each destroys what it
+	// applied).
 	names := []string{"us-east", "eu-west", "ap-south"}
-	clusters := make([]*acctest.TestCluster, len(names))
-	errs := make([]error, len(names))
-	var wg sync.WaitGroup
 	start := time.Now()
-	for i := range names {
-		wg.Go(func() {
-			clusters[i], errs[i] = acctest.Start(acctest.Options{Profile: acctest.NewerFields, Log: testWriter{t}})
-		})
-	}
-	wg.Wait()
-	for i, c := range clusters {
-		if c != nil {
-			t.Cleanup(func() { _ = c.Stop() })
-		}
-		if errs[i] != nil {
-			t.Fatalf("starting cluster %s: %v", names[i], errs[i])
-		}
-	}
-	t.Logf("3 API servers started in %s", time.Since(start).Round(time.Millisecond))
+	clusters := acctest.ClustersNamed(t, acctest.NewerFields, names...)
+	t.Logf("3 API servers ready in %s", time.Since(start).Round(time.Millisecond))
 
 	work := t.TempDir()
 	bin, serveEnv := acctest.ProviderBinaryDir(t)
@@ -132,12 +117,4 @@ func TestAccExample_fleet(t *testing.T) {
 			t.Errorf("cluster %s still holds the LeaderWorkerSet after destroy", names[i])
 		}
 	}
-}
-
-// testWriter sends the clusters' progress messages to the test log.
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
 }

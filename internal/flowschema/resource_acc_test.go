@@ -222,6 +222,7 @@ func expectDangling(fss dynamic.ResourceInterface, name, want string) resource.T
 }
 
 func TestAccFlowSchema_routing(t *testing.T) {
+	acctest.FirstCLIOnly(t, "the API server's routing of requests to a priority level")
 	c := acctest.Cluster(t)
 	name := "acc-fs-routing"
 	level := "acc-fs-routing-level"
@@ -309,8 +310,9 @@ func TestAccFlowSchema_planTimeErrors(t *testing.T) {
 		{"unknown distinguisher", `distinguisher_method = { type = "ByGroup" }`, false, regexp.MustCompile(`(?s)spec.distinguisher_method.type.*"ByNamespace",\s+"ByUser"`)},
 		{"autoupdate on a schema of one's own", "", true, regexp.MustCompile(`(?s)deletes\s+non-bootstrap\s+flow\s+schemas`)},
 	}
-	for _, tc := range cases {
+	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			acctest.SampleAfterFirstCLI(t, i, 2)
 			cfg := configSchema("acc-fs-invalid", `"workload-low"`, tc.spec)
 			if tc.annotate {
 				cfg = strings.Replace(cfg,

@@ -31,6 +31,7 @@ func TestAccLeaderWorkerSet_migrateFromKubernetesManifest(t *testing.T) {
 // The same from `kubectl create` / client-side `kubectl apply`, whose managedFields entry is an
 // Update: the hand-over also makes it an Apply entry.
 func TestAccLeaderWorkerSet_migrateFromKubectl(t *testing.T) {
+	acctest.FirstCLIOnly(t, "kubectl's managedFields entry handed over (the same import block under every CLI: TestAccLeaderWorkerSet_migrateFromKubernetesManifest)")
 	testMigration(t, "acc-migrate-kubectl", "kubectl-client-side-apply", metav1.ManagedFieldsOperationUpdate)
 }
 

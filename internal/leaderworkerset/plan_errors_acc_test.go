@@ -168,8 +168,9 @@ func TestPlanErrorCases(t *testing.T) {
 // TestAccLeaderWorkerSet_planErrors: each broken rule fails `terraform plan`, and the error
 // detail starts with the Terraform attribute path.
 func TestAccLeaderWorkerSet_planErrors(t *testing.T) {
-	for _, c := range planErrorCases {
+	for i, c := range planErrorCases {
 		t.Run(c.name, func(t *testing.T) {
+			acctest.SampleAfterFirstCLI(t, i, 4)
 			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProviderFactories,
 				Steps: []resource.TestStep{{
@@ -292,6 +293,7 @@ func TestLiteralSecretEnvWarns(t *testing.T) {
 // retried (eight tries took about 16 s), and dry runs without the named field find the other.
 // Without them the next apply creates the object.
 func TestAccLeaderWorkerSet_undeclaredFieldsAtOnce(t *testing.T) {
+	acctest.FirstCLIOnly(t, "the released CRD's answer to undeclared fields")
 	name := "acc-vllm-undeclared"
 	lwsClient(t)
 	pc := acctest.ProviderConfig(t)

@@ -171,6 +171,7 @@ func TestAccLeaderWorkerSet_lifecycle(t *testing.T) {
 // fails the apply on that attribute, naming the API that has it, instead of the server's
 // "field not declared in schema".
 func TestAccLeaderWorkerSet_newerFieldOnReleasedCRD(t *testing.T) {
+	acctest.FirstCLIOnly(t, "the released CRD's answer to a newer field")
 	name := "acc-vllm-newer"
 	lwsClient(t)
 	pc := acctest.ProviderConfig(t)
@@ -197,6 +198,7 @@ func TestAccLeaderWorkerSet_newerFieldOnReleasedCRD(t *testing.T) {
 func unsetReplicas(l *lwsv1.LeaderWorkerSet) { l.Spec.Replicas = nil }
 
 func TestAccLeaderWorkerSet_autoscaledReplicas(t *testing.T) {
+	acctest.FirstCLIOnly(t, "an autoscaler's field ownership")
 	name := "acc-vllm-hpa"
 	c := lwsClient(t)
 	pc := acctest.ProviderConfig(t)

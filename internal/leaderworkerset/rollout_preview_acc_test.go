@@ -22,6 +22,7 @@ import (
 // not a replacement); with allow_group_restarts = false the same change fails at plan, naming
 // the changed field, while a scale passes; import reads the setting back.
 func TestAccLeaderWorkerSet_rolloutPreview(t *testing.T) {
+	acctest.FirstCLIOnly(t, "the controller's rollout against the plan's preview (plan warnings and errors under every CLI: TestAccLeaderWorkerSet_planErrors)")
 	const name = "acc-rollout-preview"
 	lwsClient(t)
 	pc := acctest.ProviderConfig(t)
