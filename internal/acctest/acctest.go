@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -276,6 +277,20 @@ func SampleAfterFirstCLI(t testing.TB, i, n int) {
 	}
 }
 
+// FirstOfEachKindOnly skips a test in every run but the first under each kind of CLI of
+// EnvCLIs (the first Terraform and OpenTofu): for a long round trip of every field whose CLI
+// part is how the CLI's core carries values, which the releases of one CLI share. Under the
+// other releases the lifecycle tests drive the same plan, apply and import paths.
+func FirstOfEachKindOnly(t testing.TB, subject string) {
+	t.Helper()
+	if repeatsKind.Load() {
+		t.Skip(subject + ": it ran under the first CLI of its kind in " + EnvCLIs)
+	}
+}
+
+// repeatsKind is whether an earlier run of EnvCLIs was under a CLI of the current run's kind.
+var repeatsKind atomic.Bool
+
 // IsFirstCLI reports whether the tests run under the first CLI of EnvCLIs (or under one CLI),
 // for a test that leaves out one step elsewhere (see FirstCLIOnly).
 func IsFirstCLI() bool { return cliRun.Load() == 0 }
@@ -308,6 +323,7 @@ func runUnderCLIs(m *testing.M) int {
 	code := 0
 	for i, c := range clis {
 		cliRun.Store(int32(i))
+		repeatsKind.Store(slices.ContainsFunc(clis[:i], func(e cli) bool { return e.kind == c.kind }))
 		pattern := userRun
 		switch {
 		case c.run != "":
