@@ -47,7 +47,12 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/kubeinfer-validate.XXXXXX")
 trap 'rm -rf -- "$work"' EXIT
 
 mkdir -p "$work/providers"
-(cd "$root" && go build -o "$work/providers/terraform-provider-kubeinfer" .)
+# scripts/test.sh builds the provider once for every phase (KUBEINFER_PROVIDER_DIR).
+if [[ -x ${KUBEINFER_PROVIDER_DIR:-}/terraform-provider-kubeinfer ]]; then
+	ln -s "$KUBEINFER_PROVIDER_DIR/terraform-provider-kubeinfer" "$work/providers/terraform-provider-kubeinfer"
+else
+	(cd "$root" && go build -o "$work/providers/terraform-provider-kubeinfer" .)
+fi
 cat >"$work/cli.tfrc" <<EOF
 provider_installation {
   dev_overrides {

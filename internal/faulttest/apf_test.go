@@ -23,9 +23,11 @@ const tinyLevel = "faults-tiny"
 // system:masters, which API Priority and Fairness exempts) to a priority level
 // of 1 nominal concurrency share (3 seats of the server's 600), first rejecting
 // what does not fit, then queueing it in one short queue. Apply (parallelism
-// 30), plan and destroy of 50 LeaderWorkerSets each succeed in one run: the
+// 30), plan and destroy of 30 LeaderWorkerSets each succeed in one run: the
 // provider retries the 429 answers.
 func TestAccFault_tinyPriorityLevel(t *testing.T) {
+	// As many objects as Terraform's parallelism here: 30 requests at once against 3 seats.
+	const fleetSize = 30
 	c := acctest.Cluster(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
@@ -73,7 +75,7 @@ func TestAccFault_tinyPriorityLevel(t *testing.T) {
 			seats := waitSeats(ctx, t, c)
 			before := flowMetrics(ctx, t, c)
 
-			f := fleet{prefix: "apf-" + strings.ToLower(name), n: 50, provider: providerAt(kubeconfig), noGroups: true}
+			f := fleet{prefix: "apf-" + strings.ToLower(name), n: fleetSize, provider: providerAt(kubeconfig), noGroups: true}
 			w := newWorkdir(t, f.config())
 			t.Cleanup(func() { cleanup(t, w, c, f.prefix) })
 			args := func(base []string) []string { return append(append([]string{}, base...), "-parallelism=30") }
@@ -82,15 +84,15 @@ func TestAccFault_tinyPriorityLevel(t *testing.T) {
 			start := time.Now()
 			w.planEmpty(ctx)
 			plan := time.Since(start)
-			agree(ctx, t, w, c.Dynamic(), f.prefix, 50)
+			agree(ctx, t, w, c.Dynamic(), f.prefix, fleetSize)
 			destroy := w.mustSucceed(ctx, args(destroyArgs)...)
 			agree(ctx, t, w, c.Dynamic(), f.prefix, 0)
 
 			after := flowMetrics(ctx, t, c)
 			dispatched := after.dispatched - before.dispatched
 			rejected := after.rejected - before.rejected
-			t.Logf("%s, %d seats: 50 LeaderWorkerSets applied in %s, planned in %s, destroyed in %s; %d requests dispatched at %s, %d rejected (429) and retried",
-				name, seats, apply.took.Round(time.Millisecond), plan.Round(time.Millisecond), destroy.took.Round(time.Millisecond), dispatched, tinyLevel, rejected)
+			t.Logf("%s, %d seats: %d LeaderWorkerSets applied in %s, planned in %s, destroyed in %s; %d requests dispatched at %s, %d rejected (429) and retried",
+				name, seats, fleetSize, apply.took.Round(time.Millisecond), plan.Round(time.Millisecond), destroy.took.Round(time.Millisecond), dispatched, tinyLevel, rejected)
 			if dispatched < 100 {
 				t.Errorf("only %d requests went through %s: the provider's user is not routed there", dispatched, tinyLevel)
 			}

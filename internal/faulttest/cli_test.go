@@ -35,6 +35,13 @@ var (
 func providerBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
+		// scripts/test.sh builds the provider once for every phase.
+		if dir := os.Getenv("KUBEINFER_PROVIDER_DIR"); dir != "" {
+			if fi, err := os.Stat(filepath.Join(dir, "terraform-provider-kubeinfer")); err == nil && fi.Mode()&0o111 != 0 {
+				providerDir = dir
+				return
+			}
+		}
 		root, err := acctest.RepoRoot()
 		if err != nil {
 			buildErr = err
