@@ -52,6 +52,9 @@ func lwsClient(t *testing.T) dynamic.ResourceInterface {
 // newer than the release) applies on the released LWS, every group turns Ready on the GPU
 // nodes, the second plan is empty and import gives the same state, planned defaults included.
 func TestAccLeaderWorkerSet_minimalVLLM(t *testing.T) {
+	// The oldest Terraform's smoke run names it. Under the other CLIs TestAccLeaderWorkerSet_lifecycle
+	// creates and plans the same vLLM configuration, and the migration and identity tests import.
+	acctest.FirstCLIOnly(t, "the docs' vLLM configuration on the released controller")
 	name := "acc-vllm-minimal"
 	lwsClient(t)
 	pc := acctest.ProviderConfig(t)
