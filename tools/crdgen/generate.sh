@@ -32,5 +32,9 @@ cd "$root"
   paths=./internal/apis/disaggregatedset/v1/... \
   output:crd:artifacts:config=internal/acctest/testdata/crds
 
+# A role's replicas get v0.10.0's bounds, which controller-gen cannot read from the embedded
+# v0.9.0 template (tools/crdgen/rolebounds).
+(cd "$here" && GOWORK=off GOFLAGS= go run ./rolebounds "$root/internal/acctest/testdata/crds/disaggregatedset.x-k8s.io_disaggregatedsets.yaml")
+
 gofmt -w internal/apis/leaderworkerset/v1/zz_generated.deepcopy.go \
   internal/apis/disaggregatedset/v1/zz_generated.deepcopy.go
