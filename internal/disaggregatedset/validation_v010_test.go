@@ -53,6 +53,13 @@ func TestValidateV010(t *testing.T) {
 			external(ds, 1)
 			ds.Spec.Slices = ptr.To[int32](2)
 		}, []string{`spec.slices: Forbidden: spec.slices > 1 is not supported while any role has scaling.mode: External (alpha restriction)`}},
+		{"role replicas above 1,000,000 (the v0.10.0 CRD maximum; on v0.9.0 the role's LeaderWorkerSet)", func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.Roles[0].Spec.Replicas = ptr.To[int32](1000001)
+			ds.Spec.Roles[1].Spec.Replicas = ptr.To[int32](1000001)
+		}, []string{
+			`spec.roles[0].spec.replicas: Invalid value: 1000001: must be less than or equal to 1000000`,
+			`spec.roles[1].spec.replicas: Invalid value: 1000001: must be less than or equal to 1000000`,
+		}},
 		{"External role exempt from the replicas rule (CRD)", func(ds *disaggv1.DisaggregatedSet) {
 			external(ds, 1)
 			ds.Spec.Roles[1].Spec.Replicas = ptr.To[int32](0)
