@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/protocol"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/provider"
 )
 
@@ -18,11 +19,12 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "set to true to run the provider with support for debuggers like delve")
 	flag.Parse()
 
-	var opts []tf6server.ServeOpt
 	if debug {
-		opts = append(opts, tf6server.WithManagedDebug())
+		if err := tf6server.Serve(provider.RegistryAddress, provider.NewServer(version), tf6server.WithManagedDebug()); err != nil {
+			log.Fatal(err.Error())
+		}
+		return
 	}
-	if err := tf6server.Serve("registry.terraform.io/kubeinfer/kubeinfer", provider.NewServer(version), opts...); err != nil {
-		log.Fatal(err.Error())
-	}
+	// As tf6server.Serve, with the GetProviderSchema answer encoded at build time (issue #28).
+	protocol.Serve(provider.RegistryAddress, provider.NewServer(version), provider.SchemaAnswer())
 }

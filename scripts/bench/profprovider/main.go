@@ -14,8 +14,7 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
-
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/protocol"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/provider"
 )
 
@@ -31,10 +30,8 @@ func main() {
 	if err := pprof.StartCPUProfile(f); err != nil {
 		log.Fatal(err)
 	}
-	err = tf6server.Serve("registry.terraform.io/kubeinfer/kubeinfer", provider.NewServer("profile"))
+	// As main.go: tf6server's service, GetProviderSchema answered from the encoded bytes.
+	protocol.Serve(provider.RegistryAddress, provider.NewServer("profile"), provider.SchemaAnswer())
 	pprof.StopCPUProfile()
 	_ = f.Close()
-	if err != nil {
-		log.Fatal(err)
-	}
 }
