@@ -16,6 +16,9 @@
 // building tftypes values, and reads an object's name and resourceVersion from a state without
 // decoding the rest.
 //
+// Serve (answer.go) is the binary's go-plugin server: tf6server's gRPC service, with the
+// GetProviderSchema answer sent from bytes encoded at build time.
+//
 // The provider's differential tests require this server and the plain framework server to
 // answer every kind's corpus the same: TestFastPathAgreesWithFramework for the RPCs that need
 // no cluster, TestAccFastPathAgreesWithFramework_cluster for reads, creates, updates, imports
