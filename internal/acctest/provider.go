@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/protocol"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/provider"
 )
 
@@ -52,10 +52,7 @@ func serveProviderIfAsked() {
 	if os.Getenv(EnvServeProvider) != "1" {
 		return
 	}
-	if err := tf6server.Serve("registry.terraform.io/kubeinfer/kubeinfer", provider.NewServer("test")); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	protocol.Serve(provider.RegistryAddress, provider.NewServer("test"), provider.SchemaAnswer()) // as main.go
 	os.Exit(0)
 }
 
