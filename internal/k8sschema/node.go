@@ -5,6 +5,7 @@ package k8sschema
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -153,6 +154,8 @@ type builder struct {
 	// paths are the JSON field paths of the type (skipped ones included), to reject options
 	// that name no field.
 	paths map[string]bool
+	// docs caches swaggerDocs by type.
+	docs map[reflect.Type]map[string]string
 }
 
 var (
@@ -322,9 +325,12 @@ func (b *builder) node(t reflect.Type, p string, parentMode Mode) *Node {
 // fillStruct adds the JSON fields of t (inlined embedded structs included) to n.
 func (b *builder) fillStruct(n *Node, t reflect.Type, p string, mode Mode) {
 	b.paths[p] = true
-	n.byTF = map[string]*Node{}
-	n.byJSON = map[string]*Node{}
-	docs := swaggerDocs(t)
+	n.byTF = make(map[string]*Node, t.NumField())
+	n.byJSON = make(map[string]*Node, t.NumField())
+	docs := b.swaggerDocs(t)
+	if hasEmbedded(t) {
+		docs = maps.Clone(docs) // addFields adds the embedded structs' descriptions
+	}
 	var only map[string]bool
 	if list, ok := b.opts.Only[p]; ok {
 		only = set(list)
@@ -354,7 +360,7 @@ func (b *builder) addFields(n *Node, t reflect.Type, index []int, p string, mode
 			if ft == reflect.TypeOf(metav1.TypeMeta{}) {
 				continue // apiVersion and kind are fixed by the resource type
 			}
-			for k, v := range swaggerDocs(ft) {
+			for k, v := range b.swaggerDocs(ft) {
 				if _, ok := docs[k]; !ok && k != "" {
 					docs[k] = v
 				}
@@ -400,6 +406,30 @@ func (b *builder) addFields(n *Node, t reflect.Type, index []int, p string, mode
 }
 
 type swaggerDoc interface{ SwaggerDoc() map[string]string }
+
+// swaggerDocs is swaggerDocs(t), once per type and tree: pod specs appear several times in a
+// kind's tree. The map is shared: not to be modified.
+func (b *builder) swaggerDocs(t reflect.Type) map[string]string {
+	if d, ok := b.docs[t]; ok {
+		return d
+	}
+	if b.docs == nil {
+		b.docs = map[reflect.Type]map[string]string{}
+	}
+	d := swaggerDocs(t)
+	b.docs[t] = d
+	return d
+}
+
+// hasEmbedded reports whether t has an anonymous field, whose fields addFields inlines.
+func hasEmbedded(t reflect.Type) bool {
+	for i := 0; i < t.NumField(); i++ {
+		if t.Field(i).Anonymous {
+			return true
+		}
+	}
+	return false
+}
 
 // swaggerDocs returns the field descriptions that k8s.io/api (and our own API types) publish.
 func swaggerDocs(t reflect.Type) map[string]string {
@@ -463,8 +493,12 @@ func UnusedFieldDocs(root *Node, docs map[reflect.Type]map[string]string) []stri
 // SnakeCase turns a JSON field name into a Terraform attribute name:
 // leaderWorkerTemplate -> leader_worker_template, hostIPC -> host_ipc, targetWWNs -> target_wwns.
 func SnakeCase(s string) string {
+	if strings.IndexFunc(s, unicode.IsUpper) < 0 {
+		return s // most JSON names are one lower-case word: no copy
+	}
 	r := []rune(s)
 	var out strings.Builder
+	out.Grow(len(s) + 4) // a few underscores
 	for i, c := range r {
 		if unicode.IsUpper(c) {
 			prevLower := i > 0 && (unicode.IsLower(r[i-1]) || unicode.IsDigit(r[i-1]))
