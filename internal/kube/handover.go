@@ -33,10 +33,15 @@ import (
 // does for client-side-apply managers, v0.37.2, with the object's resourceVersion as the
 // precondition), so that the apply keeps what it sends and drops what it no longer sends.
 //
-// Outside that scope nothing is taken: the keys others add to labels and annotations (the maps
-// whose foreign keys are not drift), status and other server-set fields, and the fields the apply
-// hook leaves to others (replicas left to an autoscaler). csaupgrade itself moves every field of
-// a manager, foreign keys included, which would then be dropped: hence the per-path hand-over.
+// The maps others add to (labels and annotations, whose foreign keys are not drift) follow one
+// rule: a key the prior state holds (the configuration declared it, or the import recorded it)
+// and the configuration no longer declares is taken and removed, whoever else also set it, as
+// the plan shows; a key the configuration never declared is never taken.
+//
+// Outside that scope nothing is taken: keys others added to those maps, status and other
+// server-set fields, and the fields the apply hook leaves to others (replicas left to an
+// autoscaler). csaupgrade itself moves every field of a manager, foreign keys included, which
+// would then be dropped: hence the per-path hand-over.
 
 // handover is what the provider takes from other field managers before an apply.
 type handover struct {
@@ -59,8 +64,9 @@ func (h *handover) needed() bool { return h != nil && (len(h.stray) > 0 || h.sha
 
 // planHandover computes the hand-over of live's fields to the provider's manager for an apply
 // of body (the server-side apply document). extras are the resource's provider-only settings,
-// for the apply hook.
-func (r *Resource) planHandover(live *unstructured.Unstructured, body map[string]any, extras map[string]tftypes.Value) (*handover, error) {
+// for the apply hook; prior is the state before the apply (null on create), which tells the keys
+// of labels and annotations that the configuration removed.
+func (r *Resource) planHandover(live *unstructured.Unstructured, body map[string]any, extras map[string]tftypes.Value, prior tftypes.Value) (*handover, error) {
 	entries := live.GetManagedFields()
 	if len(entries) == 0 {
 		return nil, nil
@@ -97,7 +103,7 @@ func (r *Resource) planHandover(live *unstructured.Unstructured, body map[string
 		take := &fieldpath.Set{}
 		set.Iterate(func(p fieldpath.Path) {
 			fp, steps, ok := declaredPath(node, live.Object, p)
-			if !ok || !hasPath(scope, steps) || foreignKey(node, p, body) {
+			if !ok || !hasPath(scope, steps) || foreignKey(node, p, body) && !priorHoldsKey(node, prior, steps) {
 				return
 			}
 			take.Insert(p)
@@ -213,6 +219,43 @@ func foreignKey(node *k8sschema.Node, p fieldpath.Path, body map[string]any) boo
 	return n != nil && n.Kind == k8sschema.KindMap && (n.KeysFromPrior || len(n.ForeignKeys) > 0) && doc == nil
 }
 
+// priorHoldsKey reports whether steps go through a key of a map whose foreign keys are not drift
+// that prior (a root value of the resource) holds: a key the configuration declared and that
+// the apply, which no longer sends it, must remove.
+func priorHoldsKey(node *k8sschema.Node, prior tftypes.Value, steps []any) bool {
+	n, v := node, prior
+	for _, s := range steps {
+		if v.IsNull() || !v.IsKnown() {
+			return false
+		}
+		switch n.Kind {
+		case k8sschema.KindObject:
+			name, _ := s.(string)
+			f := n.FieldJSON(name)
+			if f == nil {
+				return false
+			}
+			v, n = objectAttr(v, f.TFName), f
+		case k8sschema.KindList:
+			i, ok := listIndex(s)
+			if !ok {
+				return false
+			}
+			v, n = listElem(v, i), n.Elem
+		case k8sschema.KindMap:
+			key, _ := s.(string)
+			foreign := n.KeysFromPrior || n.ForeignKeys[key]
+			v, n = mapElem(v, key), n.Elem
+			if foreign {
+				return !v.IsNull()
+			}
+		default:
+			return false
+		}
+	}
+	return false
+}
+
 func ptrString(p *string) string {
 	if p == nil {
 		return ""
@@ -289,7 +332,7 @@ func writeHandover(ctx context.Context, ri dynamic.ResourceInterface, live *unst
 // what it no longer sends. With force_conflicts = false nothing is taken: an apply that would
 // leave another manager's field in place fails here, naming it, instead of recording a state
 // that differs from the plan. A missing object fails with errObjectGone.
-func (r *Resource) handOver(ctx context.Context, ri dynamic.ResourceInterface, name string, body []byte, extras map[string]tftypes.Value, force bool) error {
+func (r *Resource) handOver(ctx context.Context, ri dynamic.ResourceInterface, name string, body []byte, extras map[string]tftypes.Value, prior tftypes.Value, force bool) error {
 	var doc map[string]any
 	if err := json.Unmarshal(body, &doc); err != nil {
 		return err
@@ -302,7 +345,7 @@ func (r *Resource) handOver(ctx context.Context, ri dynamic.ResourceInterface, n
 		if err != nil {
 			return err
 		}
-		h, err := r.planHandover(live, doc, extras)
+		h, err := r.planHandover(live, doc, extras, prior)
 		if err != nil || !h.needed() {
 			return err
 		}

@@ -87,7 +87,7 @@ func TestPlanHandover(t *testing.T) {
 	t.Run("a field kubectl patch added is taken and removed", func(t *testing.T) {
 		live := liveLWS(managedEntry("kubeinfer", "Apply", "", ownFields), managedEntry("kubectl-patch", "Update", "", patchEnv),
 			managedEntry("lws-controller", "Update", "status", statusFields))
-		entries, stray, _, err := kube.PlanHandover(leaderworkerset.Kind, live, applyBody(), nil)
+		entries, stray, _, err := kube.PlanHandover(leaderworkerset.Kind, live, applyBody(), nil, noPrior)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +108,7 @@ func TestPlanHandover(t *testing.T) {
 
 	t.Run("the creator of an imported object hands over what the configuration declares", func(t *testing.T) {
 		live := liveLWS(managedEntry("kubectl-client-side-apply", "Update", "", csaFields))
-		entries, stray, shared, err := kube.PlanHandover(leaderworkerset.Kind, live, applyBody(), manageReplicas(true))
+		entries, stray, shared, err := kube.PlanHandover(leaderworkerset.Kind, live, applyBody(), manageReplicas(true), noPrior)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +144,7 @@ func TestPlanHandover(t *testing.T) {
 		live := liveLWS(managedEntry("kubectl-client-side-apply", "Update", "", csaFields))
 		body := applyBody()
 		delete(body["spec"].(map[string]any), "replicas")
-		entries, _, _, err := kube.PlanHandover(leaderworkerset.Kind, live, body, manageReplicas(false))
+		entries, _, _, err := kube.PlanHandover(leaderworkerset.Kind, live, body, manageReplicas(false), noPrior)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,9 +157,70 @@ func TestPlanHandover(t *testing.T) {
 	t.Run("nothing to hand over", func(t *testing.T) {
 		live := liveLWS(managedEntry("kubeinfer", "Apply", "", ownFields), managedEntry("kubectl-label", "Update", "",
 			`{"f:metadata":{"f:labels":{"f:team":{}}}}`), managedEntry("lws-controller", "Update", "status", statusFields))
-		entries, stray, shared, err := kube.PlanHandover(leaderworkerset.Kind, live, applyBody(), nil)
+		entries, stray, shared, err := kube.PlanHandover(leaderworkerset.Kind, live, applyBody(), nil, noPrior)
 		if err != nil || entries != nil || stray != nil || shared {
 			t.Errorf("got %v, %v, %v, %v; want nothing: a foreign label and status are outside the configuration", entries, stray, shared, err)
 		}
 	})
+}
+
+// noPrior is the prior state of an apply that starts from nothing the configuration declared
+// in the maps others add to.
+var noPrior = tftypes.NewValue(tftypes.DynamicPseudoType, nil)
+
+// priorLabels is a prior state whose metadata holds the given labels, as the state of a
+// configuration that declared them.
+func priorLabels(labels ...string) tftypes.Value {
+	labelsType := tftypes.Map{ElementType: tftypes.String}
+	metaType := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"labels": labelsType}}
+	m := map[string]tftypes.Value{}
+	for _, l := range labels {
+		m[l] = tftypes.NewValue(tftypes.String, "x")
+	}
+	return tftypes.NewValue(tftypes.Object{AttributeTypes: map[string]tftypes.Type{"metadata": metaType}}, map[string]tftypes.Value{
+		"metadata": tftypes.NewValue(metaType, map[string]tftypes.Value{"labels": tftypes.NewValue(labelsType, m)}),
+	})
+}
+
+// TestPlanHandoverRemovedLabel: a label the configuration declared (the prior state holds it)
+// and no longer declares is taken from every co-owner, so the apply removes it; a label the
+// configuration never declared stays with its owner.
+func TestPlanHandoverRemovedLabel(t *testing.T) {
+	coOwners := map[string]string{
+		"client-side apply":      "kubectl-client-side-apply/Update",
+		"another apply manager":  "helm/Apply",
+		"a plain update (label)": "kubectl-label/Update",
+	}
+	for name, owner := range coOwners {
+		manager, op, _ := strings.Cut(owner, "/")
+		t.Run(name, func(t *testing.T) {
+			live := liveLWS(managedEntry("kubeinfer", "Apply", "", `{"f:metadata":{"f:labels":{"f:app":{},"f:team":{}}}}`),
+				managedEntry(manager, op, "", `{"f:metadata":{"f:labels":{".":{},"f:team":{}}}}`))
+			// The configuration declared app and team, and now only app.
+			entries, stray, _, err := kube.PlanHandover(leaderworkerset.Kind, live, applyBody(), nil, priorLabels("app", "team"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := []string{"metadata.labels[team]"}; !slices.Equal(stray, want) {
+				t.Errorf("stray = %v, want %v", stray, want)
+			}
+			left, _ := json.Marshal(fieldsOf(t, entries, manager))
+			if strings.Contains(string(left), `f:team`) {
+				t.Errorf("%s keeps the removed label: %s", manager, left)
+			}
+			own, _ := json.Marshal(fieldsOf(t, entries, "kubeinfer"))
+			if !strings.Contains(string(own), `f:team`) {
+				t.Errorf("the provider must own the label it removes: %s", own)
+			}
+
+			// Never declared: the same object, a prior state without team.
+			entries, stray, _, err = kube.PlanHandover(leaderworkerset.Kind, live, applyBody(), nil, priorLabels("app"))
+			if err != nil || stray != nil {
+				t.Fatalf("a label the configuration never declared is to be removed: %v, %v", stray, err)
+			}
+			if left, _ := json.Marshal(fieldsOf(t, entries, manager)); entries != nil && !strings.Contains(string(left), `f:team`) {
+				t.Errorf("a label the configuration never declared was taken from %s: %s", manager, left)
+			}
+		})
+	}
 }

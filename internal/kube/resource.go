@@ -707,7 +707,7 @@ func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Val
 			diags.AddError("Cannot read "+r.kind.GVK.Kind, apiErrorDetail(err))
 			return
 		}
-	} else if err := r.handOver(ctx, ri, meta.name, body, extras, force); err != nil {
+	} else if err := r.handOver(ctx, ri, meta.name, body, extras, prior, force); err != nil {
 		summary := fmt.Sprintf("Cannot apply %s %q", r.kind.GVK.Kind, r.describe(meta))
 		var stray *strayFieldsError
 		switch {
