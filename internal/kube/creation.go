@@ -18,12 +18,12 @@ import (
 // on the next apply would take over another configuration's object (two folders or workspaces
 // that declare the same name, with the same field manager). So each create carries a creation
 // token: a random value that the create request records in an annotation of the object, and
-// that only this resource instance keeps, in its private state, when the answer is lost. The next
-// refresh reads the object: it is ours only if it carries that token. A plain name collision
-// still fails with "already exists".
+// that only this resource instance keeps, in its private state. When the answer is lost, the
+// next refresh reads the object: it is ours only if it carries that token. A plain name
+// collision still fails with "already exists".
 //
-// The annotation is never shown in state; the first apply after a confirmed create stops
-// sending it, so server-side apply removes it.
+// Every later apply carries the same token, so the object always says which state applied it
+// last (otherconfiguration.go). The annotation is never shown in state.
 
 // CreationTokenAnnotation holds the creation token of an object the provider created.
 const CreationTokenAnnotation = "terraform.kubeinfer.io/creation-token"
@@ -41,6 +41,9 @@ type ApplyMarks struct {
 	// ForeignOwned records the attributes other field managers own after the apply
 	// (foreignowned.go).
 	ForeignOwned []byte
+	// CreationToken is the state's token, which the apply carried on the object
+	// (otherconfiguration.go); empty when the apply did not reach the object.
+	CreationToken string
 }
 
 // WithApplyMarks returns private (the framework's encoding) with the marks set, or removed
@@ -62,6 +65,11 @@ func WithApplyMarks(private []byte, m ApplyMarks) []byte {
 		} else {
 			delete(p, privateForeignOwned)
 		}
+		if m.CreationToken != "" {
+			// The object carries this state's token again: another configuration's is gone.
+			p[privateCreationToken] = tokenValue(m.CreationToken)
+			delete(p, privateOtherConfiguration)
+		}
 	})
 }
 
@@ -82,15 +90,18 @@ func tokenValue(token string) []byte {
 
 // UnconfirmedCreate is the creation token that private (the framework's encoding) records for a
 // create whose answer was lost; empty when none.
-func UnconfirmedCreate(private []byte) string {
+func UnconfirmedCreate(private []byte) string { return privateString(private, privateUnconfirmedCreate) }
+
+// privateValue is the value of key in private (the framework's encoding), nil when absent.
+func privateValue(private []byte, key string) []byte {
 	if len(private) == 0 {
-		return ""
+		return nil
 	}
 	var m map[string][]byte
 	if json.Unmarshal(private, &m) != nil {
-		return ""
+		return nil
 	}
-	return tokenFrom(m[privateUnconfirmedCreate])
+	return m[key]
 }
 
 // tokenFrom decodes a private-state token value.

@@ -91,16 +91,7 @@ func (r *Resource) foreignOwnedRecord(u *unstructured.Unstructured) []byte {
 }
 
 // ForeignOwned is the record of private (the framework's encoding), for package protocol.
-func ForeignOwned(private []byte) []byte {
-	if len(private) == 0 {
-		return nil
-	}
-	var m map[string][]byte
-	if json.Unmarshal(private, &m) != nil {
-		return nil
-	}
-	return m[privateForeignOwned]
-}
+func ForeignOwned(private []byte) []byte { return privateValue(private, privateForeignOwned) }
 
 // WithForeignOwned returns private with the record set, or removed when record is nil.
 func WithForeignOwned(private, record []byte) []byte {
@@ -146,6 +137,7 @@ func (r *Resource) foreignRemovalWarning(record []byte, planned, prior tftypes.V
 		paths = append(paths, fp)
 	}
 	sort.Strings(paths)
+	force := boolAttrOr(ObjectAttrs(planned)[AttrForceConflicts], DefaultForceConflicts)
 	var lines []string
 	for _, fp := range paths {
 		var os []string
@@ -154,12 +146,22 @@ func (r *Resource) foreignRemovalWarning(record []byte, planned, prior tftypes.V
 		}
 		sort.Strings(os)
 		ap, _ := k8sschema.AttributePath(node, fp)
-		lines = append(lines, fmt.Sprintf("  %s, owned by %s", ap, strings.Join(os, ", ")))
+		line := fmt.Sprintf("  %s, owned by %s", ap, strings.Join(os, ", "))
+		if noun, key, ok := metadataKey(fp); ok {
+			// The key is in the prior state: the configuration declared it (or the import
+			// recorded it). Another writer setting the same key does not keep it.
+			outcome := "it will be removed"
+			if !force {
+				outcome = "it stays, and the apply fails"
+			}
+			line = fmt.Sprintf("  %s: %s %s is also set by %s; %s", ap, noun, key, strings.Join(os, ", "), outcome)
+		}
+		lines = append(lines, line)
 	}
 	var b strings.Builder
 	b.WriteString("The plan removes attributes that the configuration does not declare and that other field managers own:\n")
 	writeBounded(&b, lines)
-	if boolAttrOr(ObjectAttrs(planned)[AttrForceConflicts], DefaultForceConflicts) {
+	if force {
 		b.WriteString("Server-side apply alone would leave them with their managers; the apply takes them over and removes them " +
 			"(force_conflicts = true). Declare them in the configuration to keep them.")
 		return diag.Diagnostics{diag.NewWarningDiagnostic("Attributes owned by other field managers will be removed", b.String())}
@@ -168,6 +170,23 @@ func (r *Resource) foreignRemovalWarning(record []byte, planned, prior tftypes.V
 		"force_conflicts = true to take them over and remove them, declare them in the configuration, or remove them with " +
 		"their managers.")
 	return diag.Diagnostics{diag.NewWarningDiagnostic("Attributes owned by other field managers cannot be removed", b.String())}
+}
+
+// metadataKey reports whether the Kubernetes field path fp is a key of labels or annotations
+// (the object's or a pod template's): the noun and the key, for messages.
+func metadataKey(fp string) (noun, key string, ok bool) {
+	open := strings.LastIndexByte(fp, '[')
+	if open < 0 || !strings.HasSuffix(fp, "]") {
+		return "", "", false
+	}
+	parent, key := fp[:open], fp[open+1:len(fp)-1]
+	switch {
+	case parent == "metadata.labels" || strings.HasSuffix(parent, ".metadata.labels"):
+		return "label", key, true
+	case parent == "metadata.annotations" || strings.HasSuffix(parent, ".metadata.annotations"):
+		return "annotation", key, true
+	}
+	return "", "", false
 }
 
 // removedAlong follows steps through prior and planned (root values of the resource) and

@@ -284,17 +284,11 @@ func dedupe(errs field.ErrorList) field.ErrorList {
 
 // ModifyPlan plans the server's defaults, the identifier and replacements.
 func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	var waitPending bool
-	var foreignOwned []byte
+	var private []byte
 	if req.Private != nil {
-		marker, markerDiags := req.Private.GetKey(ctx, privateWaitPending)
-		resp.Diagnostics.Append(markerDiags...)
-		waitPending = string(marker) == "true"
-		record, recordDiags := req.Private.GetKey(ctx, privateForeignOwned)
-		resp.Diagnostics.Append(recordDiags...)
-		foreignOwned = record
+		private = rawPrivate(ctx, req.Private, &resp.Diagnostics)
 	}
-	planned, replace, diags := r.PlanChange(req.Config.Raw, req.Plan.Raw, req.State.Raw, waitPending, foreignOwned)
+	planned, replace, diags := r.PlanChange(req.Config.Raw, req.Plan.Raw, req.State.Raw, private)
 	resp.Plan.Raw = planned
 	resp.RequiresReplace = append(resp.RequiresReplace, replace...)
 	resp.Diagnostics.Append(diags...)
@@ -304,12 +298,13 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 // (plan) and the prior state: the server's defaults for unset fields, the identifier, the
 // fields whose change forces a replacement, and update-time rules.
 //
-// waitPending says the last apply recorded the object without seeing its wait finish (private
-// state): the plan is then an update, at least one that only waits (warnCarryOnWait says so).
-//
-// foreignOwned is the last refresh's record of the attributes other field managers own (private
-// state): the plan warns when it removes one of them.
-func (r *Resource) PlanChange(config, plan, prior tftypes.Value, waitPending bool, foreignOwned []byte) (tftypes.Value, path.Paths, diag.Diagnostics) {
+// private is the prior state's private state (the framework's encoding). It tells whether the
+// last apply recorded the object without seeing its wait finish: the plan is then an update,
+// at least one that only waits (warnCarryOnWait says so). It holds the last refresh's record of
+// the attributes other field managers own: the plan warns when it removes one of them. And it
+// says whether the last refresh found the object last applied by another configuration.
+func (r *Resource) PlanChange(config, plan, prior tftypes.Value, private []byte) (tftypes.Value, path.Paths, diag.Diagnostics) {
+	waitPending := HasWaitPending(private)
 	planned, replace, diags := r.planOnce(config, plan, prior)
 	if !prior.IsNull() && plan.Equal(prior) && !diags.HasError() && (waitPending || !planned.Equal(prior)) {
 		// Terraform proposed no change, but a planned default sets back a value another actor
@@ -322,7 +317,10 @@ func (r *Resource) PlanChange(config, plan, prior tftypes.Value, waitPending boo
 		warnCarryOnWait(&diags)
 	}
 	if len(replace) == 0 && !diags.HasError() {
-		diags.Append(r.foreignRemovalWarning(foreignOwned, planned, prior)...)
+		diags.Append(r.foreignRemovalWarning(ForeignOwned(private), planned, prior)...)
+	}
+	if meta, ok := metaFromAttrs(ObjectAttrs(prior)); ok && !diags.HasError() {
+		diags.Append(r.otherConfigurationWarning(private, meta)...)
 	}
 	return planned, replace, diags
 }
@@ -619,12 +617,9 @@ func (r *Resource) applyBody(obj runtime.Object, config tftypes.Value, meta objM
 }
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var marks ApplyMarks
-	r.ApplyRaw(ctx, req.Plan.Raw, req.Config.Raw, tftypes.NewValue(req.Plan.Raw.Type(), nil), &resp.State.Raw, &marks, &resp.Diagnostics)
+	private := r.ApplyRaw(ctx, req.Plan.Raw, req.Config.Raw, tftypes.NewValue(req.Plan.Raw.Type(), nil), nil, &resp.State.Raw, &resp.Diagnostics)
 	if resp.Private != nil {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateWaitPending, waitPendingValue(marks.WaitPending))...)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateUnconfirmedCreate, tokenValue(marks.UnconfirmedCreate))...)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateForeignOwned, marks.ForeignOwned)...)
+		setRawPrivate(ctx, resp.Private, private, &resp.Diagnostics)
 	}
 	if resp.Identity != nil {
 		resp.Identity.Raw = r.IdentityOf(resp.State.Raw)
@@ -632,12 +627,13 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 }
 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var marks ApplyMarks
-	r.ApplyRaw(ctx, req.Plan.Raw, req.Config.Raw, req.State.Raw, &resp.State.Raw, &marks, &resp.Diagnostics)
+	var private []byte
+	if req.Private != nil {
+		private = rawPrivate(ctx, req.Private, &resp.Diagnostics)
+	}
+	private = r.ApplyRaw(ctx, req.Plan.Raw, req.Config.Raw, req.State.Raw, private, &resp.State.Raw, &resp.Diagnostics)
 	if resp.Private != nil {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateWaitPending, waitPendingValue(marks.WaitPending))...)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateUnconfirmedCreate, nil)...)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateForeignOwned, marks.ForeignOwned)...)
+		setRawPrivate(ctx, resp.Private, private, &resp.Diagnostics)
 	}
 	if resp.Identity != nil {
 		resp.Identity.Raw = r.IdentityOf(resp.State.Raw)
@@ -647,13 +643,21 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 // ApplyRaw server-side applies the configuration (fully known at apply time) and records the
 // object the server returns. plan gives the planned identity and the provider-only settings;
 // prior (null on create) tells which planned values of unset attributes change the object
-// (k8sschema.Intent).
-//
-// marks reports what the private state must remember: a readiness wait (AfterApply) that did
-// not finish (timed out or interrupted; the object is recorded and the next plan carries on
-// the wait), or a create whose answer was lost (the planned object is recorded with its
-// creation token, and the next refresh confirms it).
-func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Value, state *tftypes.Value, marks *ApplyMarks, diags *diag.Diagnostics) {
+// (k8sschema.Intent). private is the planned private state (the framework's encoding); ApplyRaw
+// returns it as the state must remember it (ApplyMarks).
+func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Value, private []byte, state *tftypes.Value, diags *diag.Diagnostics) []byte {
+	var marks ApplyMarks
+	r.apply(ctx, plan, config, prior, CreationToken(private), state, &marks, diags)
+	return WithApplyMarks(private, marks)
+}
+
+// apply is ApplyRaw. stateToken is the state's creation token, which an update carries on the
+// object (a new one when the state has none yet). marks reports what the private state must
+// remember: a readiness wait (AfterApply) that did not finish (timed out or interrupted; the
+// object is recorded and the next plan carries on the wait), a create whose answer was lost
+// (the planned object is recorded with its creation token, and the next refresh confirms it),
+// and the token the object now carries.
+func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value, stateToken string, state *tftypes.Value, marks *ApplyMarks, diags *diag.Diagnostics) {
 	node := r.kind.Node()
 	create := prior.IsNull()
 	intent := k8sschema.Intent(node, config, plan, prior)
@@ -669,8 +673,8 @@ func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Val
 		diags.AddError("Cannot apply "+r.kind.GVK.Kind, "The plan has no metadata.name.")
 		return
 	}
-	var token string
-	if create {
+	token := stateToken
+	if create || token == "" {
 		token = newCreationToken()
 	}
 	body, err := r.applyBody(obj, intent, meta, extras, token)
@@ -695,9 +699,8 @@ func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Val
 		// An object of this name that the state does not hold is another's, whoever made it:
 		// even one this provider made in an apply whose answer was lost is adopted only by the
 		// refresh that finds this resource's creation token on it (confirmCreate).
-		if _, err := ri.Get(ctx, meta.name, getOptions); err == nil {
-			diags.AddError(fmt.Sprintf("%s %q already exists", r.kind.GVK.Kind, r.describe(meta)),
-				fmt.Sprintf("The object exists in the cluster but not in the Terraform state. Import it with:\n  terraform import %s.<name> %s", "kubeinfer_"+r.kind.TypeName, r.importID(meta)))
+		if u, err := ri.Get(ctx, meta.name, getOptions); err == nil {
+			diags.AddError(fmt.Sprintf("%s %q already exists", r.kind.GVK.Kind, r.describe(meta)), r.existsDetail(u, meta))
 			return
 		} else if !objectGone(err, meta.name) {
 			if isNotFound(err) {
@@ -754,6 +757,7 @@ func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Val
 			// fleet of inference servers an outage (the same reason an unfinished wait warns).
 			*state = unconfirmedState(plan)
 			marks.UnconfirmedCreate = token
+			marks.CreationToken = token
 			marks.WaitPending = r.kind.Hooks.AfterApply != nil
 			why := "Terraform was interrupted"
 			if !errors.Is(ctx.Err(), context.Canceled) {
@@ -783,6 +787,7 @@ func (r *Resource) ApplyRaw(ctx context.Context, plan, config, prior tftypes.Val
 		return
 	}
 	// From here on the object exists: always record state so a re-run converges.
+	marks.CreationToken = token
 	if r.kind.Hooks.AfterApply != nil {
 		dyn, _ := r.data.Client.Dynamic() // already built: ri came from it
 		final, werr := r.kind.Hooks.AfterApply(ctx, dyn, ri, out, extras)
@@ -876,22 +881,17 @@ func pick(attrs map[string]tftypes.Value, node *k8sschema.Node) map[string]tftyp
 }
 
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var token string
+	var private []byte
 	if req.Private != nil {
-		raw, d := req.Private.GetKey(ctx, privateUnconfirmedCreate)
-		resp.Diagnostics.Append(d...)
-		token = tokenFrom(raw)
+		private = rawPrivate(ctx, req.Private, &resp.Diagnostics)
 	}
-	st, removed, foreign, diags := r.ReadRaw(ctx, req.State.Raw, token)
+	st, removed, private, diags := r.ReadRaw(ctx, req.State.Raw, private)
 	resp.Diagnostics.Append(diags...)
 	if diags.HasError() {
 		return
 	}
 	if resp.Private != nil && !removed {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateForeignOwned, foreign)...)
-	}
-	if token != "" && resp.Private != nil {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateUnconfirmedCreate, nil)...) // confirmed or dropped
+		setRawPrivate(ctx, resp.Private, private, &resp.Diagnostics)
 	}
 	if removed {
 		resp.State.RemoveResource(ctx) // deleted out of band: the next plan re-creates it
@@ -903,27 +903,30 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	}
 }
 
-// ReadRaw refreshes prior from the server; removed reports an object deleted out of band, and
-// foreignOwned is the record of the attributes other field managers own (private state).
-// unconfirmedCreate is the creation token of a create whose answer was lost (private state):
-// the object found is kept only if it carries it. Once ReadRaw succeeds, the mark has served.
-func (r *Resource) ReadRaw(ctx context.Context, prior tftypes.Value, unconfirmedCreate string) (st tftypes.Value, removed bool, foreignOwned []byte, diags diag.Diagnostics) {
+// ReadRaw refreshes prior from the server; removed reports an object deleted out of band.
+// private is the state's private state (the framework's encoding), returned as the refresh
+// leaves it. Its creation token of a create whose answer was lost keeps the object found only
+// if the object carries it; once ReadRaw succeeds, that mark has served.
+func (r *Resource) ReadRaw(ctx context.Context, prior tftypes.Value, private []byte) (st tftypes.Value, removed bool, newPrivate []byte, diags diag.Diagnostics) {
 	attrs := ObjectAttrs(prior)
 	meta, ok := metaFromAttrs(attrs)
 	if !ok {
 		diags.AddError("Invalid state", "The state has no metadata.name; re-import the object.")
-		return prior, false, nil, diags
+		return prior, false, private, diags
 	}
 	u, removed, diags := r.Fetch(ctx, meta.namespace, meta.name)
 	if u == nil {
-		return prior, removed, nil, diags
+		return prior, removed, private, diags
 	}
-	if unconfirmedCreate != "" && !r.confirmCreate(u, unconfirmedCreate, &diags) {
-		return prior, true, nil, diags
+	if token := UnconfirmedCreate(private); token != "" {
+		private = WithoutUnconfirmedCreate(private)
+		if !r.confirmCreate(u, token, &diags) {
+			return prior, true, private, diags
+		}
 	}
-	st, foreignOwned, more := r.ReadFrom(prior, u, isImporting(attrs, r.kind.Node()))
+	st, private, more := r.ReadFrom(prior, u, isImporting(attrs, r.kind.Node()), private)
 	diags.Append(more...)
-	return st, false, foreignOwned, diags
+	return st, false, private, diags
 }
 
 // Fetch gets the object namespace/name; removed reports that it no longer exists.
@@ -952,18 +955,21 @@ func (r *Resource) Fetch(ctx context.Context, namespace, name string) (u *unstru
 }
 
 // ReadFrom computes the refreshed state from the prior state and the object read, and the
-// record of the attributes other field managers own (foreignowned.go).
-func (r *Resource) ReadFrom(prior tftypes.Value, u *unstructured.Unstructured, importing bool) (tftypes.Value, []byte, diag.Diagnostics) {
+// private state (the framework's encoding) with what the refresh found: the attributes other
+// field managers own (foreignowned.go) and whether another configuration applied the object
+// last (otherconfiguration.go).
+func (r *Resource) ReadFrom(prior tftypes.Value, u *unstructured.Unstructured, importing bool, private []byte) (tftypes.Value, []byte, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	st, err := r.stateFrom(prior, u, importing)
 	if err != nil {
 		diags.AddError("Cannot read back "+r.kind.GVK.Kind, err.Error())
-		return prior, nil, diags
+		return prior, private, diags
 	}
 	if !importing {
 		diags.Append(r.takeoverWarning(prior, st, u)...)
 	}
-	return st, r.foreignOwnedRecord(u), diags
+	private = WithForeignOwned(private, r.foreignOwnedRecord(u))
+	return st, markConfiguration(private, u, importing), diags
 }
 
 // isImporting reports whether state holds nothing but the identity (fresh from ImportState).

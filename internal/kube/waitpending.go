@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 
@@ -114,4 +115,39 @@ func warnCarryOnWait(diags *diag.Diagnostics) {
 	diags.AddAttributeWarning(path.Root("status"), "The last apply did not see the rollout finish",
 		"status: the object was applied, but the wait for it to become ready timed out or was interrupted. "+
 			"This plan updates it in place to carry on the wait; nothing else changes unless the configuration does.")
+}
+
+// privateKeys are the keys of the resource's private state.
+var privateKeys = []string{privateWaitPending, privateUnconfirmedCreate, privateForeignOwned, privateCreationToken, privateOtherConfiguration}
+
+// privateGetter and privateSetter are the framework's private state of a request and of a
+// response (its type is internal to the framework).
+type (
+	privateGetter interface {
+		GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+	}
+	privateSetter interface {
+		SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+	}
+)
+
+// rawPrivate encodes the framework's private state of a request as package protocol receives
+// it, so that both paths share the methods that read it.
+func rawPrivate(ctx context.Context, p privateGetter, diags *diag.Diagnostics) []byte {
+	return editPrivate(nil, func(m map[string][]byte) {
+		for _, key := range privateKeys {
+			v, d := p.GetKey(ctx, key)
+			diags.Append(d...)
+			if len(v) > 0 {
+				m[key] = v
+			}
+		}
+	})
+}
+
+// setRawPrivate sets the framework's private state of a response to raw, key by key.
+func setRawPrivate(ctx context.Context, p privateSetter, raw []byte, diags *diag.Diagnostics) {
+	for _, key := range privateKeys {
+		diags.Append(p.SetKey(ctx, key, privateValue(raw, key))...)
+	}
 }

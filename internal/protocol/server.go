@@ -306,7 +306,7 @@ func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanReso
 		if prior.IsKnown() && !prior.IsNull() {
 			planned = keepPriorID(planned, prior)
 		}
-		planned, replace, diags = f.res.PlanChange(config, planned, prior, kube.HasWaitPending(req.PriorPrivate), kube.ForeignOwned(req.PriorPrivate))
+		planned, replace, diags = f.res.PlanChange(config, planned, prior, req.PriorPrivate)
 	}
 	resp.Diagnostics = toProtoDiags(diags)
 	if diags.HasError() {
@@ -526,18 +526,18 @@ func (s *server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRe
 	}
 	var newState tftypes.Value
 	var removed bool
-	var foreignOwned []byte
+	var private []byte
 	var diags diag.Diagnostics
 	if fetched != nil {
-		newState, foreignOwned, diags = r.ReadFrom(current, fetched, false)
+		newState, private, diags = r.ReadFrom(current, fetched, false, resp.Private)
 	} else {
-		newState, removed, foreignOwned, diags = r.ReadRaw(ctx, current, kube.UnconfirmedCreate(req.Private))
+		newState, removed, private, diags = r.ReadRaw(ctx, current, resp.Private)
 	}
 	resp.Diagnostics = toProtoDiags(diags)
 	if diags.HasError() {
 		return resp, nil
 	}
-	resp.Private = kube.WithForeignOwned(kube.WithoutUnconfirmedCreate(resp.Private), foreignOwned) // a create confirmed or dropped by the read
+	resp.Private = private
 	if removed {
 		newState = tftypes.NewValue(f.typ, nil)
 		resp.NewIdentity = req.CurrentIdentity
@@ -581,9 +581,7 @@ func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyRe
 		}
 	default:
 		state := tftypes.Value{}
-		var marks kube.ApplyMarks
-		r.ApplyRaw(ctx, planned, config, prior, &state, &marks, &diags)
-		resp.Private = kube.WithApplyMarks(req.PlannedPrivate, marks)
+		resp.Private = r.ApplyRaw(ctx, planned, config, prior, req.PlannedPrivate, &state, &diags)
 		if state.Type() != nil {
 			newState = state // the object exists (even if waiting failed): record it
 		}
