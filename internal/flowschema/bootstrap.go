@@ -224,7 +224,7 @@ func PlanWarnings(obj *flowcontrolv1.FlowSchema) []Warning {
 		return []Warning{{
 			Path:    namePath,
 			Summary: fmt.Sprintf("%q is a mandatory bootstrap flow schema", obj.Name),
-			Detail: fmt.Sprintf("The API server creates %q at startup and recreates it if deleted, so it already exists: import it (terraform import) instead of creating it. Its whole spec is fixed to the built-in value; the server also forces the annotation %s to \"true\" and reverts any spec change within about a minute.",
+			Detail: fmt.Sprintf("The API server creates %q at startup and recreates it if deleted, so it already exists: import it (an `import` block, or `terraform import` / `tofu import`) instead of creating it. Its whole spec is fixed to the built-in value; the server also forces the annotation %s to \"true\" and reverts any spec change within about a minute.",
 				obj.Name, AutoUpdateAnnotation),
 		}}
 	case IsSuggested(obj.Name):
@@ -233,13 +233,13 @@ func PlanWarnings(obj *flowcontrolv1.FlowSchema) []Warning {
 			return []Warning{{
 				Path:    namePath,
 				Summary: fmt.Sprintf("%q is a suggested bootstrap flow schema", obj.Name),
-				Detail:  fmt.Sprintf("The API server creates %q at startup (and recreates it if deleted), so it normally already exists: import it (terraform import) instead of creating it. With %s=\"false\" the server leaves its spec alone.", obj.Name, AutoUpdateAnnotation),
+				Detail:  fmt.Sprintf("The API server creates %q at startup (and recreates it if deleted), so it normally already exists: import it (an `import` block, or `terraform import` / `tofu import`) instead of creating it. With %s=\"false\" the server leaves its spec alone.", obj.Name, AutoUpdateAnnotation),
 			}}
 		}
 		return []Warning{{
 			Path:    field.NewPath("metadata", "annotations").Key(AutoUpdateAnnotation),
 			Summary: fmt.Sprintf("the API server overwrites the spec of the suggested flow schema %q", obj.Name),
-			Detail: fmt.Sprintf("%q is a suggested bootstrap flow schema: the API server creates it at startup, so it already exists and must be imported (terraform import). Unless the annotation %s is \"false\", the server's bootstrap ensurer overwrites its spec with the built-in value (always when the annotation parses as true; while metadata.generation is 1 when it is missing or not a boolean), so this configuration would drift. Set %s = \"false\" to keep your spec.",
+			Detail: fmt.Sprintf("%q is a suggested bootstrap flow schema: the API server creates it at startup, so it already exists and must be imported (an `import` block, or `terraform import` / `tofu import`). Unless the annotation %s is \"false\", the server's bootstrap ensurer overwrites its spec with the built-in value (always when the annotation parses as true; while metadata.generation is 1 when it is missing or not a boolean), so this configuration would drift. Set %s = \"false\" to keep your spec.",
 				obj.Name, AutoUpdateAnnotation, AutoUpdateAnnotation),
 		}}
 	}

@@ -382,7 +382,8 @@ func TestAccLeaderWorkerSet_sameNameOtherConfiguration(t *testing.T) {
 					}
 				},
 				Config:      ownedLWS(t, name, `labels = { app = "vllm" }`, ``),
-				ExpectError: regexp.MustCompile(`LeaderWorkerSet "default/` + name + `" already exists`),
+				ExpectError: regexp.MustCompile(`(?s)LeaderWorkerSet "default/` + name + `" already exists.*nothing was changed.*` +
+					`Its spec was applied with this provider's field manager "kubeinfer": another Terraform or OpenTofu configuration`),
 			},
 		},
 	})
