@@ -90,7 +90,9 @@ func tokenValue(token string) []byte {
 
 // UnconfirmedCreate is the creation token that private (the framework's encoding) records for a
 // create whose answer was lost; empty when none.
-func UnconfirmedCreate(private []byte) string { return privateString(private, privateUnconfirmedCreate) }
+func UnconfirmedCreate(private []byte) string {
+	return privateString(private, privateUnconfirmedCreate)
+}
 
 // privateValue is the value of key in private (the framework's encoding), nil when absent.
 func privateValue(private []byte, key string) []byte {

@@ -381,7 +381,7 @@ func TestAccLeaderWorkerSet_sameNameOtherConfiguration(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config:      ownedLWS(t, name, `labels = { app = "vllm" }`, ``),
+				Config: ownedLWS(t, name, `labels = { app = "vllm" }`, ``),
 				ExpectError: regexp.MustCompile(`(?s)LeaderWorkerSet "default/` + name + `" already exists.*nothing was changed.*` +
 					`Its spec was applied with this provider's field manager "kubeinfer": another Terraform or OpenTofu configuration`),
 			},
