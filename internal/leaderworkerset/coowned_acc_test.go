@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube/kubetest"
@@ -30,30 +29,8 @@ func TestAccLeaderWorkerSet_coOwnedKeyRemoved(t *testing.T) {
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
 				CheckDestroy:             controllerCleanedUp(t, name),
-				Steps: []resource.TestStep{
-					{Config: both},
-					{
-						PreConfig: func() {
-							w.TakePlan()
-							owner.Set(t, c, "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet", name,
-								map[string]string{"tier": "gpu"}, map[string]string{"example.com/owner": "team-a"})
-							if err := kubetest.MetadataKeys(t, c, name, "before the apply", map[string]string{"tier": "gpu", "example.com/owner": "team-a"})(nil); err != nil {
-								t.Fatal(err)
-							}
-						},
-						Config: appOnly,
-						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-							plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						}},
-						Check: resource.ComposeTestCheckFunc(
-							kubetest.PlanWarning(t, &w, "Attributes owned by other field managers will be removed",
-								`label tier is also set by `+owner.String()+`; it will be removed`,
-								`annotation example.com/owner is also set by `+owner.String()+`; it will be removed`),
-							kubetest.MetadataKeys(t, c, name, "after the apply", map[string]string{"app": "vllm"}, "tier", "example.com/owner"),
-						),
-					},
-					{Config: appOnly, PlanOnly: true},
-				},
+				Steps: kubetest.CoOwnedRemoval(t, &w, c, owner, "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet", name, addr,
+					both, appOnly, map[string]string{"app": "vllm"}),
 			})
 		})
 	}

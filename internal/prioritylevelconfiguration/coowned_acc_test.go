@@ -41,29 +41,8 @@ func TestAccPriorityLevelConfiguration_coOwnedKeyRemoved(t *testing.T) {
 			var w kubetest.Warnings
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
-				Steps: []resource.TestStep{
-					{Config: both},
-					{
-						PreConfig: func() {
-							w.TakePlan()
-							owner.Set(t, plcs, "flowcontrol.apiserver.k8s.io/v1", "PriorityLevelConfiguration", name,
-								map[string]string{"tier": "gpu"}, map[string]string{"example.com/owner": "team-a"})
-							if err := kubetest.MetadataKeys(t, plcs, name, "before the apply", map[string]string{"tier": "gpu", "example.com/owner": "team-a"})(nil); err != nil {
-								t.Fatal(err)
-							}
-						},
-						Config: teamOnly,
-						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-							plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						}},
-						Check: resource.ComposeTestCheckFunc(
-							kubetest.PlanWarning(t, &w, `label tier is also set by `+owner.String()+`; it will be removed`,
-								`annotation example.com/owner is also set by `+owner.String()+`; it will be removed`),
-							kubetest.MetadataKeys(t, plcs, name, "after the apply", map[string]string{"team": "inference"}, "tier", "example.com/owner"),
-						),
-					},
-					{Config: teamOnly, PlanOnly: true},
-				},
+				Steps: kubetest.CoOwnedRemoval(t, &w, plcs, owner, "flowcontrol.apiserver.k8s.io/v1", "PriorityLevelConfiguration", name, addr,
+					both, teamOnly, map[string]string{"team": "inference"}),
 			})
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -138,5 +139,36 @@ func PlanWarning(t *testing.T, w *Warnings, parts ...string) resource.TestCheckF
 			}
 		}
 		return fmt.Errorf("no plan warning contains %q; got:\n%s", parts, String(got))
+	}
+}
+
+// CoOwnedRemoval are the steps of a co-owned key test of the resource at addr, object name
+// (apiVersion and kind as the API serves it): the configuration declared applies the label tier
+// = "gpu" and the annotation example.com/owner = "team-a"; owner then sets the same two keys;
+// the configuration dropped, which declares neither, removes both from the object, the plan
+// warning naming owner; the next plan is empty. kept are keys dropped still declares.
+func CoOwnedRemoval(t *testing.T, w *Warnings, c dynamic.ResourceInterface, owner CoOwner, apiVersion, kind, name, addr, declared, dropped string, kept map[string]string) []resource.TestStep {
+	return []resource.TestStep{
+		{Config: declared},
+		{
+			PreConfig: func() {
+				w.TakePlan()
+				owner.Set(t, c, apiVersion, kind, name, map[string]string{"tier": "gpu"}, map[string]string{"example.com/owner": "team-a"})
+				if err := MetadataKeys(t, c, name, "before the apply", map[string]string{"tier": "gpu", "example.com/owner": "team-a"})(nil); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: dropped,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+			}},
+			Check: resource.ComposeTestCheckFunc(
+				PlanWarning(t, w, "Attributes owned by other field managers will be removed",
+					`label tier is also set by `+owner.String()+`; it will be removed`,
+					`annotation example.com/owner is also set by `+owner.String()+`; it will be removed`),
+				MetadataKeys(t, c, name, "after the apply", kept, "tier", "example.com/owner"),
+			),
+		},
+		{Config: dropped, PlanOnly: true},
 	}
 }
