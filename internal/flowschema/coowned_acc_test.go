@@ -18,18 +18,18 @@ func TestAccFlowSchema_coOwnedKeyRemoved(t *testing.T) {
 	acctest.FirstOfEachKindOnly(t, "the API server's field ownership")
 	c := acctest.Cluster(t)
 	fss := c.Dynamic().Resource(flowschema.Kind.GVR())
-	for _, owner := range kubetest.CoOwners {
-		t.Run(owner.Name, func(t *testing.T) {
-			name := "acc-fs-coowned-" + owner.Name
-			cfg := acctest.ProviderConfig(t) + configSchema(name, `"workload-low"`, "")
-			both := strings.Replace(cfg, `labels = { team = "inference" }`, `labels = { team = "inference", tier = "gpu" }
+	name := "acc-fs-coowned"
+	cfg := acctest.ProviderConfig(t) + configSchema(name, `"workload-low"`, "")
+	both := strings.Replace(cfg, `labels = { team = "inference" }`, `labels = { team = "inference", tier = "gpu" }
     annotations = { "example.com/owner" = "team-a" }`, 1)
-			var w kubetest.Warnings
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
-				Steps: kubetest.CoOwnedRemoval(t, &w, fss, owner, "flowcontrol.apiserver.k8s.io/v1", "FlowSchema", name, addr,
-					both, cfg, map[string]string{"team": "inference"}),
-			})
-		})
+	var w kubetest.Warnings
+	var steps []resource.TestStep
+	for _, owner := range kubetest.CoOwners { // one object: each round declares both keys again first
+		steps = append(steps, kubetest.CoOwnedRemoval(t, &w, fss, owner, "flowcontrol.apiserver.k8s.io/v1", "FlowSchema", name, addr,
+			both, cfg, map[string]string{"team": "inference"})...)
 	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
+		Steps:                    steps,
+	})
 }

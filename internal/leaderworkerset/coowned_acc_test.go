@@ -18,22 +18,22 @@ import (
 // annotation. Removing both from the configuration removes them from the object.
 func TestAccLeaderWorkerSet_coOwnedKeyRemoved(t *testing.T) {
 	acctest.FirstOfEachKindOnly(t, "the API server's field ownership")
-	for _, owner := range kubetest.CoOwners {
-		t.Run(owner.Name, func(t *testing.T) {
-			name := "acc-coowned-" + owner.Name
-			c := lwsClient(t)
-			both := ownedLWS(t, name, `labels = { app = "vllm", tier = "gpu" }
+	const name = "acc-coowned"
+	c := lwsClient(t)
+	both := ownedLWS(t, name, `labels = { app = "vllm", tier = "gpu" }
     annotations = { "example.com/owner" = "team-a" }`, ``)
-			appOnly := ownedLWS(t, name, `labels = { app = "vllm" }`, ``)
-			var w kubetest.Warnings
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
-				CheckDestroy:             controllerCleanedUp(t, name),
-				Steps: kubetest.CoOwnedRemoval(t, &w, c, owner, "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet", name, addr,
-					both, appOnly, map[string]string{"app": "vllm"}),
-			})
-		})
+	appOnly := ownedLWS(t, name, `labels = { app = "vllm" }`, ``)
+	var w kubetest.Warnings
+	var steps []resource.TestStep
+	for _, owner := range kubetest.CoOwners { // one object: each round declares both keys again first
+		steps = append(steps, kubetest.CoOwnedRemoval(t, &w, c, owner, "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet", name, addr,
+			both, appOnly, map[string]string{"app": "vllm"})...)
 	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
+		CheckDestroy:             controllerCleanedUp(t, name),
+		Steps:                    steps,
+	})
 }
 
 // TestAccLeaderWorkerSet_coOwnedKeyRemovedAfterImport: kubectl created the object (client-side

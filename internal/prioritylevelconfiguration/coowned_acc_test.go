@@ -31,21 +31,20 @@ func TestAccPriorityLevelConfiguration_coOwnedKeyRemoved(t *testing.T) {
 	acctest.FirstOfEachKindOnly(t, "the API server's field ownership")
 	c := acctest.Cluster(t)
 	plcs := c.Dynamic().Resource(prioritylevelconfiguration.Kind.GVR())
-	for _, owner := range kubetest.CoOwners {
-		t.Run(owner.Name, func(t *testing.T) {
-			name := "acc-plc-coowned-" + owner.Name
-			cfg := acctest.ProviderConfig(t) + configQueued(name, "nominal_concurrency_shares = 12")
-			both := withMetadata(cfg, `labels = { team = "inference", tier = "gpu" }
+	name := "acc-plc-coowned"
+	cfg := acctest.ProviderConfig(t) + configQueued(name, "nominal_concurrency_shares = 12")
+	both := withMetadata(cfg, `labels = { team = "inference", tier = "gpu" }
     annotations = { "example.com/owner" = "team-a" }`)
-			teamOnly := withMetadata(cfg, `labels = { team = "inference" }`)
-			var w kubetest.Warnings
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
-				Steps: kubetest.CoOwnedRemoval(t, &w, plcs, owner, "flowcontrol.apiserver.k8s.io/v1", "PriorityLevelConfiguration", name, addr,
-					both, teamOnly, map[string]string{"team": "inference"}),
-			})
-		})
+	var w kubetest.Warnings
+	var steps []resource.TestStep
+	for _, owner := range kubetest.CoOwners { // one object: each round declares both keys again first
+		steps = append(steps, kubetest.CoOwnedRemoval(t, &w, plcs, owner, "flowcontrol.apiserver.k8s.io/v1", "PriorityLevelConfiguration", name, addr,
+			both, cfg, map[string]string{"team": "inference"})...)
 	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
+		Steps:                    steps,
+	})
 }
 
 // TestAccPriorityLevelConfiguration_twoConfigurations: another configuration (its own folder
