@@ -11,9 +11,10 @@
 #   3. start kubeinfer-testcluster in the background (the "released" profile:
 #      the released LWS CRD, controller and webhooks, a scheduler, 8 simulated
 #      GPU nodes in two zones) and wait for it;
-#   4. write a Terraform CLI configuration whose dev_overrides point at the
-#      binary of step 1, so nothing is downloaded and `terraform init` is not
-#      needed (Terraform prints a warning about dev_overrides: expected);
+#   4. write a copy of the committed CLI configuration dev.tfrc whose
+#      dev_overrides point at the binary of step 1, so nothing is downloaded
+#      and `terraform init` is not needed (Terraform prints a warning about
+#      dev_overrides: expected);
 #   5. terraform apply in a temporary copy of examples/inference-cluster/,
 #      with the provider configured only by KUBE_CONFIG_PATH: the LWS
 #      controller creates the groups, the scheduler places their pods on the
@@ -59,6 +60,11 @@ command -v "$TERRAFORM" >/dev/null 2>&1 ||
 command -v go >/dev/null 2>&1 || die "the go command is not on PATH (Go 1.26 is needed)"
 have_kubectl=1
 command -v "$KUBECTL" >/dev/null 2>&1 || have_kubectl=0
+# The CLI configuration for the provider built from source (README.md, "Building from
+# source"): the folder of its dev_overrides is the placeholder @PROVIDER_DIR@.
+[[ -f $root/dev.tfrc ]] || die "$root/dev.tfrc is missing"
+tfrc=$(<"$root/dev.tfrc")
+[[ $tfrc == *@PROVIDER_DIR@* ]] || die "dev.tfrc holds no @PROVIDER_DIR@ placeholder"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/kubeinfer-demo.XXXXXX")
 cluster_pid=
@@ -123,15 +129,11 @@ done
 echo "    kubeconfig: $kubeconfig (pid $cluster_pid)"
 phase "starting the cluster"
 
-# dev_overrides: use the binary just built; `terraform init` must not be run.
-cat >"$work/terraformrc" <<EOF
-provider_installation {
-  dev_overrides {
-    "registry.terraform.io/kubeinfer/kubeinfer" = "$work/providers"
-  }
-  direct {}
-}
-EOF
+# dev_overrides: use the binary just built; `terraform init` must not be run. The CLI
+# configuration is the committed dev.tfrc (read at the start) with its placeholder replaced
+# by the absolute folder of that binary. The replacement is quoted: with bash 5.2's
+# patsub_replacement an unquoted & in it would stand for the placeholder.
+printf '%s\n' "${tfrc//@PROVIDER_DIR@/"$work/providers"}" >"$work/terraformrc"
 export TF_CLI_CONFIG_FILE=$work/terraformrc
 export KUBE_CONFIG_PATH=$kubeconfig
 
