@@ -196,7 +196,7 @@ func removedAlong(node *k8sschema.Node, prior, planned tftypes.Value, steps []an
 	n := node
 	was, now := prior, planned
 	fp := ""
-	for _, s := range steps {
+	for i, s := range steps {
 		if was.IsNull() || !was.IsKnown() || !now.IsKnown() {
 			return "", false
 		}
@@ -232,7 +232,10 @@ func removedAlong(node *k8sschema.Node, prior, planned tftypes.Value, steps []an
 		if n.Mode == k8sschema.Computed {
 			return "", false
 		}
-		if !was.IsNull() && was.IsKnown() && now.IsKnown() && now.IsNull() {
+		// Labels and annotations dropped from the configuration lose only the keys it declared:
+		// name the key, not the map (keys others added stay).
+		keysOnly := n.Kind == k8sschema.KindMap && (n.KeysFromPrior || len(n.ForeignKeys) > 0) && i < len(steps)-1
+		if !was.IsNull() && was.IsKnown() && now.IsKnown() && now.IsNull() && !keysOnly {
 			return fp, true
 		}
 	}

@@ -73,11 +73,11 @@ func TestAccPriorityLevelConfiguration_twoConfigurations(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
-				ExpectError: regexp.MustCompile(`(?s)PriorityLevelConfiguration "` + name + `" already exists.*` +
-					`nothing was changed.*created by another Terraform or OpenTofu configuration with this provider.*` +
-					`Field managers of its spec: "kubeinfer" \(Apply\).*` +
-					"an `import` block, or `terraform import` / `tofu import` kubeinfer_priority_level_configuration.<name> " + name +
-					`.*each apply overwrites the other's changes`),
+				ExpectError: kubetest.Wrapped(`PriorityLevelConfiguration "`+name+`" already exists`, "nothing was changed",
+					"created by another Terraform or OpenTofu configuration with this provider",
+					`Field managers of its spec: "kubeinfer" (Apply).`,
+					"an `import` block, or `terraform import` / `tofu import` kubeinfer_priority_level_configuration.<name> "+name,
+					"each apply overwrites the other's changes"),
 			},
 			{
 				PreConfig: func() {

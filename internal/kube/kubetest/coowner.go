@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -138,8 +139,18 @@ func PlanWarning(t *testing.T, w *Warnings, parts ...string) resource.TestCheckF
 				return nil
 			}
 		}
-		return fmt.Errorf("no plan warning contains %q; got:\n%s", parts, String(got))
+		return fmt.Errorf("no plan warning contains %q; got:\n%s\nrefresh warnings:\n%s", parts, String(got), String(w.Distinct()))
 	}
+}
+
+// Wrapped matches an error message that contains parts in this order, however the CLI wrapped
+// its lines.
+func Wrapped(parts ...string) *regexp.Regexp {
+	quoted := make([]string, len(parts))
+	for i, p := range parts {
+		quoted[i] = strings.Join(strings.Fields(regexp.QuoteMeta(p)), `\s+`)
+	}
+	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
 }
 
 // CoOwnedRemoval are the steps of a co-owned key test of the resource at addr, object name
@@ -153,8 +164,12 @@ func CoOwnedRemoval(t *testing.T, w *Warnings, c dynamic.ResourceInterface, owne
 		{
 			PreConfig: func() {
 				w.TakePlan()
-				owner.Set(t, c, apiVersion, kind, name, map[string]string{"tier": "gpu"}, map[string]string{"example.com/owner": "team-a"})
-				if err := MetadataKeys(t, c, name, "before the apply", map[string]string{"tier": "gpu", "example.com/owner": "team-a"})(nil); err != nil {
+				tier, team := "gpu", "team-a"
+				if owner.Operation != "Apply" {
+					tier, team = "h100", "team-b"
+				}
+				owner.Set(t, c, apiVersion, kind, name, map[string]string{"tier": tier}, map[string]string{"example.com/owner": team})
+				if err := MetadataKeys(t, c, name, "before the apply", map[string]string{"tier": tier, "example.com/owner": team})(nil); err != nil {
 					t.Fatal(err)
 				}
 			},
