@@ -382,8 +382,9 @@ func TestAccLeaderWorkerSet_sameNameOtherConfiguration(t *testing.T) {
 					}
 				},
 				Config: ownedLWS(t, name, `labels = { app = "vllm" }`, ``),
-				ExpectError: regexp.MustCompile(`(?s)LeaderWorkerSet "default/` + name + `" already exists.*nothing was changed.*` +
-					`Its spec was applied with this provider's field manager "kubeinfer": another Terraform or OpenTofu configuration`),
+				ExpectError: kubetest.Wrapped(`LeaderWorkerSet "default/`+name+`" already exists`, "nothing was changed",
+					`Its spec was applied with this provider's field manager "kubeinfer": another Terraform or OpenTofu configuration`,
+					"`terraform import` / `tofu import` kubeinfer_leaderworkerset.<name> default/"+name),
 			},
 		},
 	})
