@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
@@ -222,5 +223,40 @@ func TestPlanHandoverRemovedLabel(t *testing.T) {
 				t.Errorf("a label the configuration never declared was taken from %s: %s", manager, left)
 			}
 		})
+	}
+}
+
+// TestPlanHandoverRoleTemplateLabel: a label of a DisaggregatedSet role's pod template that the
+// configuration removed is taken from the kubectl that also set it, so the apply removes it.
+// Pod template labels are compared key by key (a key others add is drift the plan shows), so
+// every key the body leaves out is removed.
+func TestPlanHandoverRoleTemplateLabel(t *testing.T) {
+	role := func(labels map[string]any) map[string]any {
+		return map[string]any{"name": "decode", "spec": map[string]any{"replicas": float64(1), "leaderWorkerTemplate": map[string]any{
+			"workerTemplate": map[string]any{"metadata": map[string]any{"labels": labels},
+				"spec": map[string]any{"containers": []any{map[string]any{"name": "vllm", "image": "vllm/vllm-openai:v0.11.0"}}}}}}}
+	}
+	live := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "disaggregatedset.x-k8s.io/v1", "kind": "DisaggregatedSet",
+		"metadata": map[string]any{"name": "pd", "namespace": "default", "resourceVersion": "7"},
+		"spec":     map[string]any{"roles": []any{role(map[string]any{"component": "decode", "tier": "gpu"})}},
+	}}
+	roleKey := `"k:{\"name\":\"decode\"}":`
+	live.Object["metadata"].(map[string]any)["managedFields"] = []any{
+		managedEntry("kubeinfer", "Apply", "", `{"f:spec":{"f:roles":{`+roleKey+`{".":{},"f:name":{},"f:spec":{"f:replicas":{},"f:leaderWorkerTemplate":{"f:workerTemplate":{"f:metadata":{"f:labels":{"f:component":{},"f:tier":{}}},"f:spec":{"f:containers":{}}}}}}}}}`),
+		managedEntry("kubectl-label", "Update", "", `{"f:spec":{"f:roles":{`+roleKey+`{"f:spec":{"f:leaderWorkerTemplate":{"f:workerTemplate":{"f:metadata":{"f:labels":{"f:tier":{}}}}}}}}}}`),
+	}
+	body := map[string]any{"apiVersion": "disaggregatedset.x-k8s.io/v1", "kind": "DisaggregatedSet",
+		"metadata": map[string]any{"name": "pd", "namespace": "default"},
+		"spec":     map[string]any{"roles": []any{role(map[string]any{"component": "decode"})}}}
+	entries, stray, _, err := kube.PlanHandover(disaggregatedset.Kind, live, body, nil, noPrior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"spec.roles[0].spec.leaderWorkerTemplate.workerTemplate.metadata.labels[tier]"}; !slices.Equal(stray, want) {
+		t.Errorf("stray = %v, want %v", stray, want)
+	}
+	if fieldsOf(t, entries, "kubectl-label") != nil {
+		t.Errorf("kubectl-label keeps the removed label: %v", entries)
 	}
 }
