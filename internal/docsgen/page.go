@@ -136,7 +136,7 @@ func (s *section) parseBody(lines []string) error {
 			s.groups = append(s.groups, g)
 		case bulletRe.MatchString(l):
 			if g == nil {
-				return fmt.Errorf("section %s: attribute before Required:, Optional: or Read-Only:", s.path)
+				return fmt.Errorf("section %s: attribute %q outside a group (Required, Optional, Read-Only)", s.path, l)
 			}
 			m := bulletRe.FindStringSubmatch(l)
 			b := &bullet{name: m[1], typ: m[2], desc: strings.TrimSpace(m[3])}

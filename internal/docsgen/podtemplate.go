@@ -322,16 +322,19 @@ func (m *merged) require(path, name, typ string) error {
 	return nil
 }
 
+// namingRefs are the attributes (section, name, type) the naming section and its example name.
+var namingRefs = [][3]string{
+	{"spec", "termination_grace_period_seconds", "Number"},
+	{"spec.containers", "image_pull_policy", "String"},
+	{"spec.containers.resources", "limits", "Map of String"},
+	{"spec.containers.readiness_probe.tcp_socket", "port", "String"},
+	{"spec.volumes.empty_dir", "size_limit", "String"},
+	{"metadata", "labels", "Map of String"},
+	{"spec", "node_selector", "Map of String"},
+}
+
 func (m *merged) renderPage() (string, error) {
-	for _, r := range [][3]string{
-		{"spec", "termination_grace_period_seconds", "Number"},
-		{"spec.containers", "image_pull_policy", "String"},
-		{"spec.containers.resources", "limits", "Map of String"},
-		{"spec.containers.readiness_probe.tcp_socket", "port", "String"},
-		{"spec.volumes.empty_dir", "size_limit", "String"},
-		{"metadata", "labels", "Map of String"},
-		{"spec", "node_selector", "Map of String"},
-	} {
+	for _, r := range namingRefs {
 		if err := m.require(r[0], r[1], r[2]); err != nil {
 			return "", err
 		}
