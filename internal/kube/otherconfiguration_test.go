@@ -63,8 +63,8 @@ func TestMarkConfiguration(t *testing.T) {
 
 func TestExistsDetail(t *testing.T) {
 	r := &Resource{kind: &Kind{GVK: schema.GroupVersionKind{Group: "leaderworkerset.x-k8s.io", Version: "v1", Kind: "LeaderWorkerSet"}, TypeName: "leaderworkerset", Namespaced: true}}
-	spec := &metav1.FieldsV1{Raw: []byte(`{"f:spec":{"f:replicas":{}}}`)}
-	status := &metav1.FieldsV1{Raw: []byte(`{"f:status":{"f:replicas":{}}}`)}
+	spec := metav1.NewFieldsV1(`{"f:spec":{"f:replicas":{}}}`)
+	status := metav1.NewFieldsV1(`{"f:status":{"f:replicas":{}}}`)
 	meta := objMeta{name: "vllm", namespace: "default"}
 	both := "an `import` block, or `terraform import` / `tofu import` kubeinfer_leaderworkerset.<name> default/vllm"
 
