@@ -354,9 +354,9 @@ description: |-
 
 # Pod template reference
 
-The pod templates of the LeaderWorkerSet and DisaggregatedSet resources and data sources hold a
-Kubernetes pod template (` + "`core/v1` `PodTemplateSpec`" + `): the labels and annotations of the pods and
-their specification. The attributes are the same in every place, so they are documented here once:
+The attributes in the table below each hold a Kubernetes pod template (` + "`core/v1` `PodTemplateSpec`" + `):
+the labels and annotations of the pods and their specification. Its attributes are the same in
+every place, so they are documented here once.
 
 `)
 	sb.WriteString(m.placesTable())
@@ -429,6 +429,7 @@ func (m *merged) placesTable() string {
 	var sb strings.Builder
 	sb.WriteString("| Kind | Pod templates | Pages |\n|---|---|---|\n")
 	for _, r := range rows {
+		slices.Sort(r.paths)
 		fmt.Fprintf(&sb, "| `%s` | %s | %s |\n", r.name, strings.Join(r.paths, ", "), strings.Join(r.pages, ", "))
 	}
 	return sb.String()

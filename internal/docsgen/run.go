@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -110,6 +111,7 @@ func collapse(p *page, m *merged) (string, error) {
 	for _, r := range roots {
 		names = append(names, "`"+r.path+"`")
 	}
+	slices.Sort(names)
 	list := names[0]
 	if n := len(names); n > 1 {
 		list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
