@@ -458,14 +458,7 @@ func validateRoleLeaderWorkerSetAs(ds *disaggv1.DisaggregatedSet, i int, newer b
 			}
 			out.Field = "metadata.name"
 			out.BadValue = ds.Name
-			detail := e.Detail
-			if m := nameLimit.FindStringSubmatch(detail); m != nil {
-				limit, _ := strconv.Atoi(m[1])
-				detail = strings.Replace(detail, m[0], fmt.Sprintf("use a DisaggregatedSet name of at most %d characters (or a shorter role name)",
-					limit-(len(lws.Name)-len(ds.Name))), 1)
-			}
-			out.Detail = fmt.Sprintf("the LeaderWorkerSet %q that the controller creates for role %q (%s) is invalid: %s",
-				lws.Name, role.Name, nameForm(ds, newer), detail)
+			out.Detail = roleNameDetail(ds, lws, role.Name, newer, "is invalid: "+e.Detail)
 		case "metadata.namespace":
 			continue // the set's own namespace, checked with its metadata
 		default: // metadata.labels, metadata.annotations and spec... are the role's
@@ -474,6 +467,36 @@ func validateRoleLeaderWorkerSetAs(ds *disaggv1.DisaggregatedSet, i int, newer b
 		errs = append(errs, &out)
 	}
 	return errs
+}
+
+// roleNameDetail says a leaderworkerset name rule's detail of the LeaderWorkerSet lws that the
+// controller creates for role, with its suggested name length turned into the set's.
+func roleNameDetail(ds *disaggv1.DisaggregatedSet, lws *lwsv1.LeaderWorkerSet, role string, newer bool, detail string) string {
+	if m := nameLimit.FindStringSubmatch(detail); m != nil {
+		limit, _ := strconv.Atoi(m[1])
+		detail = strings.Replace(detail, m[0], fmt.Sprintf("use a DisaggregatedSet name of at most %d characters (or a shorter role name)",
+			limit-(len(lws.Name)-len(ds.Name))), 1)
+	}
+	return fmt.Sprintf("the LeaderWorkerSet %q that the controller creates for role %q (%s) %s", lws.Name, role, nameForm(ds, newer), detail)
+}
+
+// roleNameWarnings are the warnings of leaderworkerset's runtime-name rule on the
+// LeaderWorkerSet the controller creates for role i (named as v0.10.0 does when newer): a
+// name that fits only with a short revision hash.
+func roleNameWarnings(ds *disaggv1.DisaggregatedSet, i int, newer bool) []string {
+	if ds.Name == "" || !validRoleName(ds.Spec.Roles[i].Name) {
+		return nil
+	}
+	lws, err := roleLeaderWorkerSetAs(ds, i, newer)
+	if err != nil {
+		return nil
+	}
+	leaderworkerset.SetDefaults(lws)
+	var out []string
+	for _, w := range leaderworkerset.RuntimeNameWarnings(lws) {
+		out = append(out, roleNameDetail(ds, lws, ds.Spec.Roles[i].Name, newer, "may not come up: "+w.Detail))
+	}
+	return out
 }
 
 // checkConfig rejects an explicit empty startupPolicy or rolloutStrategy.type: the CRD's
@@ -493,6 +516,9 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 		// A null configuration: only the rules on the object itself, not on how it was written.
 		_, ws := leaderworkerset.Kind.CheckConfig(lws, k8sschema.NullValue(leaderworkerset.Kind.Node()))
 		for _, w := range ws {
+			if w.Path.String() == "metadata.name" {
+				continue // the derived name: roleNameWarnings says it of the set's name
+			}
 			w.Path = underRole(i, w.Path)
 			warnings = append(warnings, w)
 		}
@@ -523,6 +549,16 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 	if pp := ds.Spec.PlacementPolicy; pp != nil && pp.Type == "" && written(config, "spec.placementPolicy.type") {
 		errs = append(errs, field.NotSupported(specPath.Child("placementPolicy", "type"), "", placementTypes))
 	}
+	newer := usesNewerAPI(ds)
+	for i := range ds.Spec.Roles {
+		if hasNameError(validateRoleLeaderWorkerSetAs(ds, i, newer)) {
+			continue // an error already
+		}
+		for _, detail := range roleNameWarnings(ds, i, newer) {
+			warnings = append(warnings, kube.Warning{Path: field.NewPath("metadata", "name"),
+				Summary: "Name may be too long for the controller's objects", Detail: detail})
+		}
+	}
 	warnings = append(warnings, newerNameWarnings(ds)...)
 	return errs, warnings
 }
@@ -540,14 +576,22 @@ func newerNameWarnings(ds *disaggv1.DisaggregatedSet) []kube.Warning {
 		if hasNameError(validateRoleLeaderWorkerSetAs(ds, i, false)) {
 			continue // an error already
 		}
+		var details []string
 		for _, e := range validateRoleLeaderWorkerSetAs(ds, i, true) {
 			if e.Field == "metadata.name" {
-				warnings = append(warnings, kube.Warning{Path: field.NewPath("metadata", "name"),
-					Summary: "Name too long for the LeaderWorkerSet v0.10.0 controller",
-					Detail: "The LeaderWorkerSet v0.9.0 controller accepts this name, but v0.10.0's names each slice's objects " +
-						"<name>-<slice>-<revision>-<role> and would fail to create them: " + e.Detail})
+				details = append(details, "would fail to create them: "+e.Detail)
 				break
 			}
+		}
+		if len(details) == 0 && len(roleNameWarnings(ds, i, false)) == 0 {
+			for _, d := range roleNameWarnings(ds, i, true) {
+				details = append(details, "may fail to create them: "+d)
+			}
+		}
+		for _, d := range details {
+			warnings = append(warnings, kube.Warning{Path: field.NewPath("metadata", "name"),
+				Summary: "Name too long for the LeaderWorkerSet v0.10.0 controller",
+				Detail:  "The LeaderWorkerSet v0.9.0 controller accepts this name, but v0.10.0's names each slice's objects <name>-<slice>-<revision>-<role> and " + d})
 		}
 	}
 	return warnings

@@ -291,15 +291,23 @@ func TestCheckConfigSecretWarning(t *testing.T) {
 
 // With slices, the v0.10.0 controller names each slice's LeaderWorkerSet
 // <set>-<slice>-<revision>-<role>: a name that fits v0.9.0's form can be too long for the
-// highest slice's.
+// highest slice's: never created (an error), or created only with a short revision hash (a
+// warning).
 func TestSliceNamesTooLong(t *testing.T) {
 	ds := pair()
 	ds.Name = strings.Repeat("a", 32)
 	SetDefaults(ds, k8sschema.NullValue(node()))
-	if errs := Validate(ds); len(errs) > 0 {
-		t.Fatalf("one slice: %v", errs)
-	}
 	ds.Spec.Slices = ptr.To[int32](12)
+	if errs := Validate(ds); len(errs) > 0 {
+		t.Fatalf("32 characters, 12 slices: %v", errs)
+	}
+	_, warnings := checkConfig(ds, k8sschema.NullValue(node()))
+	if len(warnings) == 0 || !strings.Contains(warnings[0].Detail, "may not come up") ||
+		!strings.Contains(warnings[0].Detail, "8 to 10 characters") || !strings.Contains(warnings[0].Detail, "use a DisaggregatedSet name of at most 30 characters") {
+		t.Errorf("32 characters, 12 slices: want a warning that the hash decides, got %v", warnings)
+	}
+
+	ds.Name = strings.Repeat("a", 34)
 	errs := Validate(ds)
 	if len(errs) == 0 {
 		t.Fatal("12 slices: no error")
