@@ -74,7 +74,7 @@ func TestAccPriorityLevelConfiguration_bootstrapCreateFails(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      acctest.ProviderConfig(t) + configWorkloadLow(100),
-			ExpectError: regexp.MustCompile(`(?s)PriorityLevelConfiguration\s+"workload-low"\s+already\s+exists.*terraform\s+import\s+kubeinfer_priority_level_configuration\.<name>\s+workload-low`),
+			ExpectError: regexp.MustCompile(`(?s)PriorityLevelConfiguration\s+"workload-low"\s+already\s+exists.*terraform\s+import.\s+/\s+.tofu\s+import.\s+kubeinfer_priority_level_configuration\.<name>\s+workload-low`),
 		}},
 	})
 }

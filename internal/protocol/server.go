@@ -578,6 +578,7 @@ func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyRe
 		diags = r.DeleteRaw(ctx, prior, kube.UnconfirmedCreate(req.PlannedPrivate))
 		if !diags.HasError() {
 			newState = planned
+			resp.Private = nil // nothing left to remember, as the framework answers
 		}
 	default:
 		state := tftypes.Value{}

@@ -333,6 +333,11 @@ func privateSummary(b []byte) string {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return fmt.Sprintf("private: %q\n", b)
 	}
+	for _, k := range []string{"creation_token", "other_configuration"} {
+		if _, ok := m[k]; ok {
+			m[k] = "(random)" // each create and import draws its own
+		}
+	}
 	out, _ := json.Marshal(m)
 	return "private: " + string(out) + "\n"
 }
