@@ -106,24 +106,6 @@ func jsonPatch(t *testing.T, c dynamic.ResourceInterface, name, manager, patch s
 	}
 }
 
-// expectPlanWarning checks that one plan warning recorded since the last check contains every
-// part.
-func expectPlanWarning(w *kubetest.Warnings, parts ...string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		got := w.TakePlan()
-		for _, g := range got {
-			all := true
-			for _, p := range parts {
-				all = all && strings.Contains(g, p)
-			}
-			if all {
-				return nil
-			}
-		}
-		return fmt.Errorf("no warning contains %q; got:\n%s", parts, kubetest.String(got))
-	}
-}
-
 // TestAccLeaderWorkerSet_foreignAddedField: during an incident someone adds an env var to the
 // worker with `kubectl patch --type=json`. The plan removes it and warns, naming the manager; the apply removes it from the cluster (server-side apply alone would leave it, as
 // kubectl-patch owns it) and the next plan is empty. A label another manager added stays.
@@ -149,7 +131,7 @@ func TestAccLeaderWorkerSet_foreignAddedField(t *testing.T) {
 					plancheck.ExpectKnownValue(addr, workerContainer.AtMapKey("env"), knownvalue.Null()),
 				}},
 				Check: resource.ComposeTestCheckFunc(
-					expectPlanWarning(&w, "Attributes owned by other field managers will be removed",
+					kubetest.PlanWarning(t, &w, "Attributes owned by other field managers will be removed",
 						`spec.leader_worker_template.worker_template.spec.containers[0].env, owned by "kubectl-patch" (Update)`),
 					serverLacks(t, c, name, "env"),
 					serverKeeps(t, c, name, map[string]string{"team": "oncall"}, nil),
@@ -298,7 +280,7 @@ func TestAccLeaderWorkerSet_removeFromAdopted(t *testing.T) {
 							plancheck.ExpectKnownValue(addr, workerContainer.AtMapKey("ports"), knownvalue.Null()),
 						}},
 						Check: resource.ComposeTestCheckFunc(
-							expectPlanWarning(&w, "Attributes owned by other field managers will be removed",
+							kubetest.PlanWarning(t, &w, "Attributes owned by other field managers will be removed",
 								"spec.leader_worker_template.worker_template.spec.containers[0].ports, owned by "+manager),
 							serverLacks(t, c, name, "ports"), kept, lastAppliedKept(t, c, name, !serverSide)),
 					},

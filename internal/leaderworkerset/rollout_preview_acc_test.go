@@ -45,7 +45,7 @@ func TestAccLeaderWorkerSet_rolloutPreview(t *testing.T) {
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate), uidKnown,
 				}},
 				Check: resource.ComposeTestCheckFunc(
-					expectPlanWarning(&w, "Rolling update of LeaderWorkerSet default/"+name,
+					kubetest.PlanWarning(t, &w, "Rolling update of LeaderWorkerSet default/"+name,
 						"Rolling update: groups 0-1 of default/"+name+" will be recreated, 1 at a time, highest index first (max_unavailable = 1, max_surge = 0); "+
 							"changed: spec.leader_worker_template.leader_template.spec.containers[0].image"),
 					podImages(t, name, v1, 4),
