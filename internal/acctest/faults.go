@@ -257,14 +257,6 @@ func processAlive(pid int) bool {
 // those of a CI service account), binds it to cluster-admin, and writes a
 // kubeconfig for it. It returns the file's path.
 func (c *TestCluster) UserKubeconfig(ctx context.Context, name string) (string, error) {
-	user, err := c.env.AddUser(envtest.User{Name: name}, nil)
-	if err != nil {
-		return "", fmt.Errorf("adding user %s: %w", name, err)
-	}
-	kubeconfig, err := user.KubeConfig()
-	if err != nil {
-		return "", err
-	}
 	binding := &rbacv1.ClusterRoleBinding{
 		ObjectMeta: metav1.ObjectMeta{Name: name + "-cluster-admin"},
 		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "cluster-admin"},
@@ -272,6 +264,21 @@ func (c *TestCluster) UserKubeconfig(ctx context.Context, name string) (string, 
 	}
 	if _, err := c.clientset.RbacV1().ClusterRoleBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return "", fmt.Errorf("binding %s to cluster-admin: %w", name, err)
+	}
+	return c.UnboundUserKubeconfig(name)
+}
+
+// UnboundUserKubeconfig provisions a user with the given name and no group and writes a
+// kubeconfig for it, without any binding: the user can do only what the test's own RBAC
+// bindings allow, which is how a test proves what a restricted token can and cannot do.
+func (c *TestCluster) UnboundUserKubeconfig(name string) (string, error) {
+	user, err := c.env.AddUser(envtest.User{Name: name}, nil)
+	if err != nil {
+		return "", fmt.Errorf("adding user %s: %w", name, err)
+	}
+	kubeconfig, err := user.KubeConfig()
+	if err != nil {
+		return "", err
 	}
 	path := filepath.Join(c.kubeconfigDir, "kubeconfig-"+name)
 	if err := os.WriteFile(path, kubeconfig, 0o600); err != nil {

@@ -44,8 +44,15 @@ func NewWorkspace(t testing.TB) *Workspace {
 // Configure writes the configuration: a provider block for c and hcl.
 func (w *Workspace) Configure(c *TestCluster, hcl string) {
 	w.t.Helper()
+	w.ConfigureAs(c.KubeconfigPath(), hcl)
+}
+
+// ConfigureAs writes the configuration: a provider block reading the kubeconfig file at path
+// (another user's, e.g. TestCluster.UnboundUserKubeconfig) and hcl.
+func (w *Workspace) ConfigureAs(kubeconfig, hcl string) {
+	w.t.Helper()
 	cfg := "terraform {\n  required_providers {\n    kubeinfer = { source = \"kubeinfer/kubeinfer\" }\n  }\n}\n" +
-		"provider \"kubeinfer\" {\n  config_path = \"" + c.KubeconfigPath() + "\"\n}\n" + hcl
+		"provider \"kubeinfer\" {\n  config_path = \"" + kubeconfig + "\"\n}\n" + hcl
 	if err := os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(cfg), 0o644); err != nil {
 		w.t.Fatal(err)
 	}
