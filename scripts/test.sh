@@ -51,6 +51,7 @@
 #   TEST_PARALLEL  go test -parallel in the go phase (default 3): the acceptance tests spend much
 #                  of their time waiting on controllers, so a third test per package keeps the two
 #                  cores busier than GOMAXPROCS (2) would
+#   KUBEINFER_TEST_TIMES_OUT  a file to keep every acceptance test's time in (go phase)
 #   TESTARGS       extra go test arguments, e.g. '-run TestAccFlowSchema -v'
 #   TERRAFORM      Terraform CLI (default terraform)
 #   KUBEINFER_PROVIDER_DIR  a folder with a terraform-provider-kubeinfer built from this tree, for
@@ -222,6 +223,9 @@ phase_go() {
 		echo "results the tests reported (differential and parity counts):"
 		sed 's/^/    /' "$times.reports" | tee -a "${cli_summary:-/dev/null}"
 	fi
+	# KUBEINFER_TEST_TIMES_OUT=<file>: keep every test's time (package, CLI, test, seconds), to
+	# see where a run's time went beyond the slowest few.
+	[[ -n ${KUBEINFER_TEST_TIMES_OUT:-} && -f $times.tests ]] && cp -- "$times.tests" "$KUBEINFER_TEST_TIMES_OUT"
 	rm -f -- "$times" "$times.tests" "$times.reports"
 	return $rc
 }
