@@ -559,7 +559,7 @@ func TestApplyUndeclaredFieldNamesTheAttribute(t *testing.T) {
 		for _, s := range []string{
 			"does not declare " + jsonPath,
 			"newer LeaderWorkerSet API",
-			"no released LeaderWorkerSet up to sigs.k8s.io/lws v0.9.0",
+			"no released LeaderWorkerSet up to sigs.k8s.io/lws v0.10.0",
 			"Install a LeaderWorkerSet CRD",
 			"or remove",
 			"field not declared in schema", // the server's own message
