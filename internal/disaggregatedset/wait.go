@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -74,14 +75,24 @@ func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructu
 		// v0.9.0 creates one, unlabelled.
 		targets := map[string]*unstructured.Unstructured{}
 		old, oldGroups := 0, int64(0)
+		var goingAway []string
 		for _, u := range lwss {
 			labels := u.GetLabels()
 			if labels[disaggv1.RoleLabelKey] != role.Name {
 				continue
 			}
-			if labels[disaggv1.RevisionLabelKey] == revision && u.GetDeletionTimestamp() == nil {
-				targets[labels[disaggv1.SliceLabelKey]] = u
-				continue
+			if labels[disaggv1.RevisionLabelKey] == revision {
+				slice := labels[disaggv1.SliceLabelKey]
+				if !sliceWanted(slice, slices) {
+					// A slice beyond spec.slices after a scale-down: the controller deletes its
+					// LeaderWorkerSets; the rollout is over when they are gone.
+					goingAway = append(goingAway, fmt.Sprintf("slice %s (LeaderWorkerSet %s)", slice, u.GetName()))
+					continue
+				}
+				if u.GetDeletionTimestamp() == nil {
+					targets[slice] = u
+					continue
+				}
 			}
 			old++
 			replicas, found, _ := unstructured.NestedInt64(u.Object, "spec", "replicas")
@@ -120,6 +131,11 @@ func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructu
 		if old > 0 {
 			problems = append(problems, prefix+fmt.Sprintf("%d LeaderWorkerSets of earlier revisions remain (%d groups)", old, oldGroups))
 		}
+		if len(goingAway) > 0 {
+			sort.Strings(goingAway)
+			problems = append(problems, prefix+fmt.Sprintf("removed %s not gone yet (spec.slices is %d)",
+				strings.Join(goingAway, ", "), slices))
+		}
 	}
 	problems = append(problems, statusProblems(ds)...)
 	if len(problems) == 0 {
@@ -128,6 +144,17 @@ func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructu
 	}
 	state.reason = strings.Join(problems, "; ")
 	return state
+}
+
+// sliceWanted reports whether a LeaderWorkerSet labelled with slice belongs to a set of slices
+// slices: v0.10.0 labels slice i of 0..slices-1 (disaggregatedset.x-k8s.io/slice); v0.9.0
+// labels none, its one LeaderWorkerSet per role being slice 0.
+func sliceWanted(slice string, slices int32) bool {
+	if slice == "" {
+		return true
+	}
+	i, err := strconv.ParseInt(slice, 10, 32)
+	return err == nil && i >= 0 && int32(i) < slices
 }
 
 // targetProblem says what the role's LeaderWorkerSet of the current revision still lacks
@@ -217,14 +244,26 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 	}
 	lwsRI := dyn.Resource(leaderWorkerSetsGVR).Namespace(u.GetNamespace())
 	last, state, err := watchRoles(ctx, ri, lwsRI, u)
-	if err == nil {
+	for err == nil {
+		deleted := false
 		for _, r := range sortedKeys(state.targets) {
 			target := state.targets[r]
-			if _, werr := leaderworkerset.Kind.Hooks.AfterApply(ctx, dyn, lwsRI, target, nil); werr != nil {
+			_, werr := leaderworkerset.Kind.Hooks.AfterApply(ctx, dyn, lwsRI, target, nil)
+			if errors.Is(werr, leaderworkerset.ErrDeleted) {
+				// Deleted since the list: gone, not a failure. Follow the roles again, as the
+				// controller has changed them.
+				deleted = true
+				break
+			}
+			if werr != nil {
 				err = &roleWaitError{role: r, lws: target.GetName(), err: werr}
 				break
 			}
 		}
+		if !deleted {
+			break
+		}
+		last, state, err = watchRoles(ctx, ri, lwsRI, u)
 	}
 	// A role's own wait (roleWaitError) has already said which of its groups are not ready.
 	var timeout *kube.RolloutUnfinished

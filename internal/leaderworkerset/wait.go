@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
@@ -24,6 +25,11 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
 )
+
+// ErrDeleted is the error of a rollout wait whose LeaderWorkerSet was deleted while it waited
+// (a watch event or a NotFound read): the object is gone, which a caller following several
+// LeaderWorkerSets (a DisaggregatedSet's slices scaled down) may expect.
+var ErrDeleted = errors.New("the LeaderWorkerSet was deleted while waiting for its rollout")
 
 // rolloutState says how far a LeaderWorkerSet's rollout is.
 type rolloutState struct {
@@ -167,6 +173,8 @@ func confirmPodsReady(ctx context.Context, dyn dynamic.Interface, ri dynamic.Res
 					reason = s.reason
 				}
 			}
+		case apierrors.IsNotFound(err):
+			return false, ErrDeleted
 		case !kube.Transient(err):
 			return false, err
 		}
@@ -251,6 +259,9 @@ func watchRolloutProgress(ctx context.Context, ri dynamic.ResourceInterface, u *
 			if ctx.Err() != nil {
 				return last, timeoutError(lastReason)
 			}
+			if apierrors.IsNotFound(err) {
+				return last, ErrDeleted
+			}
 			return last, err
 		}
 		if done, err := check(cur); done || err != nil {
@@ -270,7 +281,7 @@ func watchUntil(ctx context.Context, w watch.Interface, check func(*unstructured
 			}
 			switch ev.Type {
 			case watch.Deleted:
-				return false, errors.New("the LeaderWorkerSet was deleted while waiting for its rollout")
+				return false, ErrDeleted
 			case watch.Added, watch.Modified:
 				cur, ok := ev.Object.(*unstructured.Unstructured)
 				if !ok {
