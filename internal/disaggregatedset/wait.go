@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -243,27 +244,23 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 		return u, nil
 	}
 	lwsRI := dyn.Resource(leaderWorkerSetsGVR).Namespace(u.GetNamespace())
-	last, state, err := watchRoles(ctx, ri, lwsRI, u)
-	for err == nil {
-		deleted := false
-		for _, r := range sortedKeys(state.targets) {
-			target := state.targets[r]
-			_, werr := leaderworkerset.Kind.Hooks.AfterApply(ctx, dyn, lwsRI, target, nil)
-			if errors.Is(werr, leaderworkerset.ErrDeleted) {
-				// Deleted since the list: gone, not a failure. Follow the roles again, as the
-				// controller has changed them.
-				deleted = true
-				break
-			}
-			if werr != nil {
-				err = &roleWaitError{role: r, lws: target.GetName(), err: werr}
-				break
-			}
-		}
-		if !deleted {
-			break
-		}
-		last, state, err = watchRoles(ctx, ri, lwsRI, u)
+	var (
+		last  *unstructured.Unstructured
+		state rolloutState
+	)
+	concerns, cerr := roleEventConcerns(u)
+	if cerr != nil {
+		return u, cerr
+	}
+	// A permanent Warning event on a role's LeaderWorkerSet or its StatefulSets ends the wait.
+	err := kube.FailOnWarningEvents(ctx, dyn, u.GetNamespace(), time.Now().Add(-time.Second).Truncate(time.Second), concerns,
+		func(ctx context.Context) error {
+			var err error
+			last, state, err = followRoles(ctx, dyn, ri, lwsRI, u)
+			return err
+		})
+	if last == nil {
+		last = u
 	}
 	// A role's own wait (roleWaitError) has already said which of its groups are not ready.
 	var timeout *kube.RolloutUnfinished
@@ -287,6 +284,65 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 	}
 	timeout.Detail = strings.Join(lines, "\n")
 	return last, err
+}
+
+// roleEventConcerns says whether an event is about one of the set's LeaderWorkerSets of the
+// current revision (<set>-<revision>-<role> on v0.9.0, <set>-<slice>-<revision>-<role> on
+// v0.10.0) or their StatefulSets (the same name, and -<group index> for the workers).
+func roleEventConcerns(u *unstructured.Unstructured) (kube.EventConcerns, error) {
+	var ds disaggv1.DisaggregatedSet
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &ds); err != nil {
+		return nil, err
+	}
+	revision := ComputeRevision(ds.Spec.Roles)
+	roles := make([]string, 0, len(ds.Spec.Roles))
+	for i := range ds.Spec.Roles {
+		roles = append(roles, regexp.QuoteMeta(ds.Spec.Roles[i].Name))
+	}
+	name := regexp.MustCompile("^" + regexp.QuoteMeta(ds.Name) + `-([0-9]+-)?` + regexp.QuoteMeta(revision) +
+		"-(" + strings.Join(roles, "|") + ")$")
+	return func(kind, obj string) bool {
+		switch kind {
+		case "LeaderWorkerSet":
+			return name.MatchString(obj)
+		case "StatefulSet":
+			if name.MatchString(obj) {
+				return true
+			}
+			i := strings.LastIndex(obj, "-")
+			_, err := strconv.Atoi(obj[i+1:])
+			return i > 0 && err == nil && name.MatchString(obj[:i])
+		}
+		return false
+	}, nil
+}
+
+// followRoles follows the roles' LeaderWorkerSets until RolloutDone (watchRoles), then confirms
+// each target with the leaderworkerset package's own wait.
+func followRoles(ctx context.Context, dyn dynamic.Interface, ri, lwsRI dynamic.ResourceInterface, u *unstructured.Unstructured) (*unstructured.Unstructured, rolloutState, error) {
+	last, state, err := watchRoles(ctx, ri, lwsRI, u)
+	for err == nil {
+		deleted := false
+		for _, r := range sortedKeys(state.targets) {
+			target := state.targets[r]
+			_, werr := leaderworkerset.Kind.Hooks.AfterApply(ctx, dyn, lwsRI, target, nil)
+			if errors.Is(werr, leaderworkerset.ErrDeleted) {
+				// Deleted since the list: gone, not a failure. Follow the roles again, as the
+				// controller has changed them.
+				deleted = true
+				break
+			}
+			if werr != nil {
+				err = &roleWaitError{role: r, lws: target.GetName(), err: werr}
+				break
+			}
+		}
+		if !deleted {
+			break
+		}
+		last, state, err = watchRoles(ctx, ri, lwsRI, u)
+	}
+	return last, state, err
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -107,7 +107,7 @@ func TestWatchRolesRetriesTransientErrors(t *testing.T) {
 		l.SetNamespace("default")
 		return l
 	}
-	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
 		dsGVR: "DisaggregatedSetList", leaderWorkerSetsGVR: "LeaderWorkerSetList",
 	}, u, inCluster(lwsOf(ds, "prefill", rev, 2, 2)), inCluster(lwsOf(ds, "decode", rev, 4, 3)))
 	counter := func(verb, resource string) *atomic.Int32 {
@@ -272,7 +272,7 @@ func fakeSlices(t *testing.T) (*dynamicfake.FakeDynamicClient, *disaggv1.Disaggr
 	for _, slice := range []string{"0", "1", "2"} {
 		objs = append(objs, slicedLWS(ds, "prefill", slice, 2, 2), slicedLWS(ds, "decode", slice, 4, 4))
 	}
-	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
 		disaggv1.GroupVersion.WithResource("disaggregatedsets"): "DisaggregatedSetList", leaderWorkerSetsGVR: "LeaderWorkerSetList",
 		podsGVR: "PodList",
 	}, objs...)

@@ -123,10 +123,17 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 	if !kube.BoolExtra(extras, attrWaitForRollout, true) {
 		return u, nil
 	}
-	last, err := watchRollout(ctx, ri, u)
-	if err == nil && dyn != nil {
-		last, err = confirmPodsReady(ctx, dyn, ri, last)
-	}
+	// A permanent Warning event on the LeaderWorkerSet or its StatefulSets (the controller's
+	// FailedCreate of a StatefulSet the API server rejects) ends the wait with that event.
+	last := u
+	err := kube.FailOnWarningEvents(ctx, dyn, u.GetNamespace(), waitStart(), EventConcerns(u.GetName()), func(ctx context.Context) error {
+		var err error
+		last, err = watchRollout(ctx, ri, u)
+		if err == nil && dyn != nil {
+			last, err = confirmPodsReady(ctx, dyn, ri, last)
+		}
+		return err
+	})
 	var timeout *kube.RolloutUnfinished
 	if errors.As(err, &timeout) && errors.Is(ctx.Err(), context.Canceled) {
 		// Interrupted (Ctrl-C, Terraform stopping the provider): say so, and make no
@@ -141,6 +148,35 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 		timeout.Detail = NotReadyGroups(sctx, dyn, last)
 	}
 	return last, err
+}
+
+// waitStart is the time from which a wait counts Warning events: a second early, as the
+// controller may react to the apply before the wait lists the events, and core/v1 event
+// timestamps have a resolution of one second.
+func waitStart() time.Time {
+	return time.Now().Add(-time.Second).Truncate(time.Second)
+}
+
+// EventConcerns says whether an event is about the LeaderWorkerSet name or one of its
+// StatefulSets: the LeaderWorkerSet controller records its FailedCreate events on the
+// LeaderWorkerSet (pod_controller.go, leaderworkerset_controller.go, lws v0.9.0), the
+// StatefulSet controller its own on the leader StatefulSet (named as the LeaderWorkerSet) and on
+// the worker StatefulSets (<name>-<group index>).
+func EventConcerns(name string) kube.EventConcerns {
+	return func(kind, obj string) bool {
+		switch kind {
+		case "LeaderWorkerSet":
+			return obj == name
+		case "StatefulSet":
+			if obj == name {
+				return true
+			}
+			index, found := strings.CutPrefix(obj, name+"-")
+			_, err := strconv.Atoi(index)
+			return found && err == nil
+		}
+		return false
+	}
 }
 
 // confirmPodsReady checks the pods themselves once the status says the rollout is done. The
