@@ -3,10 +3,12 @@ package disaggregatedset_test
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -157,4 +159,43 @@ func TestAccDisaggregatedSet_v010NameWalk(t *testing.T) {
 		}
 	}
 	t.Logf("the walk on the v0.10.0 controller:\n%s", strings.Join(lines, "\n"))
+}
+
+// TestAccDisaggregatedSet_v010WaitFailsOnFailedCreate: a set name of 33 characters with groups of
+// 2 pods is one the plan only warns about on v0.10.0 (it fits only with a revision hash of 8
+// characters); with this template the prefill role's pods cannot be created. The wait ends on
+// the FailedCreate event with an error that quotes it, long before its timeout.
+func TestAccDisaggregatedSet_v010WaitFailsOnFailedCreate(t *testing.T) {
+	skipUnlessV010Controller(t)
+	acctest.SkipAfterFirstCLI(t)
+	name := "failed-create-" + strings.Repeat("n", 33-len("failed-create-"))
+	c := acctest.Cluster(t)
+	set := strings.NewReplacer("wait_for_rollout = false", `timeouts = { create = "5m", update = "5m" }`,
+		`placement_policy = { type = "ExclusiveSlice", topology = "topology.kubernetes.io/zone" }`, `placement_policy = { type = "None" }`,
+		"leader_worker_template = {", "leader_worker_template = {\n            size = 2").
+		Replace(v010Set(name, `scaling = { mode = "Static" }`, "", "replicas = 1"))
+	cfg := acctest.ProviderConfigFor(c) + set
+	var started time.Time
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig:   func() { started = time.Now() },
+				Config:      cfg,
+				ExpectError: regexp.MustCompile(`Warning\s+FailedCreate\s+on\s+(LeaderWorkerSet|StatefulSet)\s+` + name + `[\s\S]*is\s+invalid:`),
+			},
+			{
+				PreConfig: func() {
+					took := time.Since(started)
+					t.Logf("the apply failed after %s (timeout 5m)", took.Round(100*time.Millisecond))
+					if took > time.Minute {
+						t.Errorf("the apply took %s: the wait did not stop on the event", took)
+					}
+				},
+				Config:             cfg,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
 }
