@@ -65,13 +65,16 @@ var Kind = &kube.Kind{
 	Extras: map[string]rschema.Attribute{
 		attrWaitForRollout: rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 			MarkdownDescription: "Wait after create and update until the rollout of every role is done: for each role, the " +
-				"LeaderWorkerSet of the current revision has the role's `replicas`, every group is updated and ready " +
-				"(pods included) and its `Available` condition is `True`, and no LeaderWorkerSet of an earlier revision " +
-				"is left; `status.role_statuses` and the `Available`/`Progressing` conditions are checked too when the " +
+				"LeaderWorkerSet of the current revision in each slice `0` to `slices - 1` has the role's `replicas`, every " +
+				"group is updated and ready (pods included) and its `Available` condition is `True`, no LeaderWorkerSet of an " +
+				"earlier revision is left, and after `slices` is lowered the removed slices' LeaderWorkerSets are gone; `status.role_statuses` and the `Available`/`Progressing` conditions are checked too when the " +
 				"controller reports them (v0.9.0 does not). The wait ends at `timeouts.create` / `timeouts.update` " +
 				"(default 20 minutes) with a message that gives each role's progress. The object is recorded either way: " +
 				"a create whose wait times out or is interrupted reports a warning, not an error, so the object is not " +
-				"tainted; the next plan then shows an in-place update that only carries on the wait. Defaults to `true`."},
+				"tainted; the next plan then shows an in-place update that only carries on the wait. A Warning event on a " +
+				"role's LeaderWorkerSet or its StatefulSets that says the API server rejects an object the controllers " +
+				"create as invalid (a `FailedCreate` for a label value over 63 characters) cannot clear by itself: the " +
+				"wait ends at once with an error that quotes the event, on create too. Defaults to `true`."},
 		leaderworkerset.AttrAllowGroupRestarts: leaderworkerset.AllowGroupRestartsAttribute("groups (a change of any role's " +
 			"`name` or `leader_worker_template` recreates every group of every role, as the controller's revision covers all roles)"),
 	},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -195,6 +196,56 @@ func TestAccDisaggregatedSet_v010ControllerSlices(t *testing.T) {
 				return nil
 			}},
 			{Config: cfg, PlanOnly: true},
+		},
+	})
+}
+
+// TestAccDisaggregatedSet_v010ControllerSlicesScaleDown: slices 3 -> 2 and 4 -> 2. The controller
+// deletes the removed slices' LeaderWorkerSets; the apply waits until they are gone and succeeds,
+// and the set plans no change afterwards.
+func TestAccDisaggregatedSet_v010ControllerSlicesScaleDown(t *testing.T) {
+	skipUnlessV010Controller(t)
+	const name = "probe10d"
+	c := acctest.Cluster(t)
+	lwsRI := c.Dynamic().Resource(lwsv1.GroupVersion.WithResource("leaderworkersets")).Namespace("default")
+	// Without the exclusive placement per zone: the test cluster has two zones, and 3 or 4
+	// slices would not all be placed.
+	cfg := func(slices int) string {
+		set := strings.NewReplacer("wait_for_rollout = false", `timeouts = { create = "3m", update = "3m" }`,
+			`placement_policy = { type = "ExclusiveSlice", topology = "topology.kubernetes.io/zone" }`, "")
+		return acctest.ProviderConfigFor(c) + set.Replace(v010Set(name, `scaling = { mode = "Static" }`, fmt.Sprintf("slices = %d", slices), "replicas = 1"))
+	}
+	// slicesLeft checks that exactly the slices 0..want-1 have LeaderWorkerSets, one per role.
+	slicesLeft := func(want int) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			l, err := lwsRI.List(context.Background(), metav1.ListOptions{LabelSelector: disaggv1.SetNameLabelKey + "=" + name})
+			if err != nil {
+				return err
+			}
+			var names []string
+			for _, u := range l.Items {
+				names = append(names, u.GetName())
+				slice := u.GetLabels()[disaggv1.SliceLabelKey]
+				if n, err := strconv.Atoi(slice); err == nil && n >= want {
+					return fmt.Errorf("LeaderWorkerSet %s of slice %s is still there after slices = %d", u.GetName(), slice, want)
+				}
+			}
+			t.Logf("slices = %d: LeaderWorkerSets %v", want, names)
+			if len(l.Items) != 2*want {
+				return fmt.Errorf("%d LeaderWorkerSets, want 2 roles x %d slices", len(l.Items), want)
+			}
+			return nil
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg(3), Check: slicesLeft(3)},
+			{Config: cfg(2), Check: slicesLeft(2)},
+			{Config: cfg(2), PlanOnly: true},
+			{Config: cfg(4), Check: slicesLeft(4)},
+			{Config: cfg(2), Check: slicesLeft(2)},
+			{Config: cfg(2), PlanOnly: true},
 		},
 	})
 }

@@ -365,7 +365,13 @@ func roleLeaderWorkerSetAs(ds *disaggv1.DisaggregatedSet, i int, newer bool) (*l
 }
 
 // roleObjectName is the name and generated labels of a role's LeaderWorkerSet: v0.9.0's, or
-// v0.10.0's for the highest slice (newer; usesNewerAPI says which the set needs).
+// v0.10.0's for the highest slice (newer; usesNewerAPI says which the set needs). The
+// leaderworkerset rules on that name then bound what the controllers derive from it: the leader
+// StatefulSet (the same name), the worker StatefulSets (<lws>-<group>, only for groups of more
+// than 1 pod), the pods, and the controller-revision-hash labels (<StatefulSet>-<hash>, the hash
+// 8 to 10 characters), the longest of all. The controller's headless Service per
+// LeaderWorkerSet (<lws>-prv, buildService in pkg/controllers/disaggregatedset/service_manager.go,
+// lws 2161f38) is shorter than that label, so it never decides.
 func roleObjectName(ds *disaggv1.DisaggregatedSet, role, revision string, newer bool) (string, map[string]string) {
 	if !newer {
 		return disaggutils.GenerateName(ds.Name, role, revision), disaggutils.GenerateLabels(ds.Name, role, revision)

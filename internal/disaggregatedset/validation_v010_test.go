@@ -173,3 +173,64 @@ func TestRoleScalerEveryAttributeHasOurOwnDescription(t *testing.T) {
 		t.Errorf("%d description problems:\n%s", len(problems), strings.Join(problems, "\n"))
 	}
 }
+
+// nameVerdict is the plan's verdict on the set's name: "error" (Validate rejects it), "warn"
+// (a name warning) or "ok".
+func nameVerdict(ds *disaggv1.DisaggregatedSet) string {
+	for _, e := range Validate(ds) {
+		if e.Field == "metadata.name" {
+			return "error"
+		}
+	}
+	_, warnings := checkConfig(ds, k8sschema.NullValue(node()))
+	for _, w := range warnings {
+		if w.Path.String() == "metadata.name" {
+			return "warn"
+		}
+	}
+	return "ok"
+}
+
+// On v0.10.0 a role's LeaderWorkerSet is <set>-<slice>-<revision>-<role> (GenerateName,
+// pkg/utils/disaggregatedset/utils.go, lws 2161f38), the revision 8 characters. Its StatefulSets'
+// pods carry controller-revision-hash = <StatefulSet>-<hash>, the hash 8 to 10 characters, the
+// longest StatefulSet being the leader's (<lws>) for groups of 1 pod and a worker's
+// (<lws>-<group>) otherwise: for a prefill role the set's name comes up at any hash up to 33
+// characters (size 1) or 31 (size 2), with some hashes up to 35 or 33, and never beyond. The
+// limits move with the role name's length. Measured on the controller built from the release.
+func TestRoleNameLimitsV010(t *testing.T) {
+	cases := []struct {
+		role       string
+		size       int32
+		ok, warnTo int // the longest name that always comes up, and that may
+	}{
+		{"prefill", 1, 33, 35},
+		{"prefill", 2, 31, 33},
+		{"decode", 1, 34, 36},
+		{"decode", 2, 32, 34},
+	}
+	for _, tc := range cases {
+		for n := tc.ok - 2; n <= tc.warnTo+2; n++ {
+			ds := &disaggv1.DisaggregatedSet{}
+			ds.Namespace = "default"
+			ds.Name = "s" + strings.Repeat("n", n-1)
+			r := role(tc.role, 2, "vllm/vllm-openai:v0.11.0")
+			r.Spec.LeaderWorkerTemplate.Size = ptr.To(tc.size)
+			short := role("x", 1, "vllm/vllm-openai:v0.11.0") // a second role, whose limits are wider
+			short.Spec.LeaderWorkerTemplate.Size = ptr.To[int32](1)
+			ds.Spec.Roles = []disaggv1.DisaggregatedRoleSpec{r, short}
+			ds.Spec.Slices = ptr.To[int32](2)
+			SetDefaults(ds, k8sschema.NullValue(node()))
+			want := "ok"
+			switch {
+			case n > tc.warnTo:
+				want = "error"
+			case n > tc.ok:
+				want = "warn"
+			}
+			if got := nameVerdict(ds); got != want {
+				t.Errorf("role %s, size %d, a name of %d characters: %s, want %s", tc.role, tc.size, n, got, want)
+			}
+		}
+	}
+}

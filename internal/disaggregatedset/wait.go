@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -74,14 +76,24 @@ func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructu
 		// v0.9.0 creates one, unlabelled.
 		targets := map[string]*unstructured.Unstructured{}
 		old, oldGroups := 0, int64(0)
+		var goingAway []string
 		for _, u := range lwss {
 			labels := u.GetLabels()
 			if labels[disaggv1.RoleLabelKey] != role.Name {
 				continue
 			}
-			if labels[disaggv1.RevisionLabelKey] == revision && u.GetDeletionTimestamp() == nil {
-				targets[labels[disaggv1.SliceLabelKey]] = u
-				continue
+			if labels[disaggv1.RevisionLabelKey] == revision {
+				slice := labels[disaggv1.SliceLabelKey]
+				if !sliceWanted(slice, slices) {
+					// A slice beyond spec.slices after a scale-down: the controller deletes its
+					// LeaderWorkerSets; the rollout is over when they are gone.
+					goingAway = append(goingAway, fmt.Sprintf("slice %s (LeaderWorkerSet %s)", slice, u.GetName()))
+					continue
+				}
+				if u.GetDeletionTimestamp() == nil {
+					targets[slice] = u
+					continue
+				}
 			}
 			old++
 			replicas, found, _ := unstructured.NestedInt64(u.Object, "spec", "replicas")
@@ -120,6 +132,11 @@ func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructu
 		if old > 0 {
 			problems = append(problems, prefix+fmt.Sprintf("%d LeaderWorkerSets of earlier revisions remain (%d groups)", old, oldGroups))
 		}
+		if len(goingAway) > 0 {
+			sort.Strings(goingAway)
+			problems = append(problems, prefix+fmt.Sprintf("removed %s not gone yet (spec.slices is %d)",
+				strings.Join(goingAway, ", "), slices))
+		}
 	}
 	problems = append(problems, statusProblems(ds)...)
 	if len(problems) == 0 {
@@ -128,6 +145,17 @@ func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructu
 	}
 	state.reason = strings.Join(problems, "; ")
 	return state
+}
+
+// sliceWanted reports whether a LeaderWorkerSet labelled with slice belongs to a set of slices
+// slices: v0.10.0 labels slice i of 0..slices-1 (disaggregatedset.x-k8s.io/slice); v0.9.0
+// labels none, its one LeaderWorkerSet per role being slice 0.
+func sliceWanted(slice string, slices int32) bool {
+	if slice == "" {
+		return true
+	}
+	i, err := strconv.ParseInt(slice, 10, 32)
+	return err == nil && i >= 0 && int32(i) < slices
 }
 
 // targetProblem says what the role's LeaderWorkerSet of the current revision still lacks
@@ -216,15 +244,23 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 		return u, nil
 	}
 	lwsRI := dyn.Resource(leaderWorkerSetsGVR).Namespace(u.GetNamespace())
-	last, state, err := watchRoles(ctx, ri, lwsRI, u)
-	if err == nil {
-		for _, r := range sortedKeys(state.targets) {
-			target := state.targets[r]
-			if _, werr := leaderworkerset.Kind.Hooks.AfterApply(ctx, dyn, lwsRI, target, nil); werr != nil {
-				err = &roleWaitError{role: r, lws: target.GetName(), err: werr}
-				break
-			}
-		}
+	var (
+		last  *unstructured.Unstructured
+		state rolloutState
+	)
+	concerns, cerr := roleEventConcerns(u)
+	if cerr != nil {
+		return u, cerr
+	}
+	// A permanent Warning event on a role's LeaderWorkerSet or its StatefulSets ends the wait.
+	err := kube.FailOnWarningEvents(ctx, dyn, u.GetNamespace(), time.Now().Add(-time.Second).Truncate(time.Second), concerns,
+		func(ctx context.Context) error {
+			var err error
+			last, state, err = followRoles(ctx, dyn, ri, lwsRI, u)
+			return err
+		})
+	if last == nil {
+		last = u
 	}
 	// A role's own wait (roleWaitError) has already said which of its groups are not ready.
 	var timeout *kube.RolloutUnfinished
@@ -248,6 +284,65 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 	}
 	timeout.Detail = strings.Join(lines, "\n")
 	return last, err
+}
+
+// roleEventConcerns says whether an event is about one of the set's LeaderWorkerSets of the
+// current revision (<set>-<revision>-<role> on v0.9.0, <set>-<slice>-<revision>-<role> on
+// v0.10.0) or their StatefulSets (the same name, and -<group index> for the workers).
+func roleEventConcerns(u *unstructured.Unstructured) (kube.EventConcerns, error) {
+	var ds disaggv1.DisaggregatedSet
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &ds); err != nil {
+		return nil, err
+	}
+	revision := ComputeRevision(ds.Spec.Roles)
+	roles := make([]string, 0, len(ds.Spec.Roles))
+	for i := range ds.Spec.Roles {
+		roles = append(roles, regexp.QuoteMeta(ds.Spec.Roles[i].Name))
+	}
+	name := regexp.MustCompile("^" + regexp.QuoteMeta(ds.Name) + `-([0-9]+-)?` + regexp.QuoteMeta(revision) +
+		"-(" + strings.Join(roles, "|") + ")$")
+	return func(kind, obj string) bool {
+		switch kind {
+		case "LeaderWorkerSet":
+			return name.MatchString(obj)
+		case "StatefulSet":
+			if name.MatchString(obj) {
+				return true
+			}
+			i := strings.LastIndex(obj, "-")
+			_, err := strconv.Atoi(obj[i+1:])
+			return i > 0 && err == nil && name.MatchString(obj[:i])
+		}
+		return false
+	}, nil
+}
+
+// followRoles follows the roles' LeaderWorkerSets until RolloutDone (watchRoles), then confirms
+// each target with the leaderworkerset package's own wait.
+func followRoles(ctx context.Context, dyn dynamic.Interface, ri, lwsRI dynamic.ResourceInterface, u *unstructured.Unstructured) (*unstructured.Unstructured, rolloutState, error) {
+	last, state, err := watchRoles(ctx, ri, lwsRI, u)
+	for err == nil {
+		deleted := false
+		for _, r := range sortedKeys(state.targets) {
+			target := state.targets[r]
+			_, werr := leaderworkerset.Kind.Hooks.AfterApply(ctx, dyn, lwsRI, target, nil)
+			if errors.Is(werr, leaderworkerset.ErrDeleted) {
+				// Deleted since the list: gone, not a failure. Follow the roles again, as the
+				// controller has changed them.
+				deleted = true
+				break
+			}
+			if werr != nil {
+				err = &roleWaitError{role: r, lws: target.GetName(), err: werr}
+				break
+			}
+		}
+		if !deleted {
+			break
+		}
+		last, state, err = watchRoles(ctx, ri, lwsRI, u)
+	}
+	return last, state, err
 }
 
 func sortedKeys[V any](m map[string]V) []string {

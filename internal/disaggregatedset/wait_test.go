@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -106,7 +107,7 @@ func TestWatchRolesRetriesTransientErrors(t *testing.T) {
 		l.SetNamespace("default")
 		return l
 	}
-	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
 		dsGVR: "DisaggregatedSetList", leaderWorkerSetsGVR: "LeaderWorkerSetList",
 	}, u, inCluster(lwsOf(ds, "prefill", rev, 2, 2)), inCluster(lwsOf(ds, "decode", rev, 4, 3)))
 	counter := func(verb, resource string) *atomic.Int32 {
@@ -216,5 +217,138 @@ func TestStatusProblemsMain(t *testing.T) {
 	}
 	if p := statusProblems(ds); strings.Join(p, "\n") != strings.Join(want, "\n") {
 		t.Errorf("problems:\n%s", strings.Join(p, "\n"))
+	}
+}
+
+// slicedLWS is the v0.10.0 LeaderWorkerSet of the set's role in slice, at the current revision.
+func slicedLWS(ds *disaggv1.DisaggregatedSet, role, slice string, replicas, ready int64) *unstructured.Unstructured {
+	rev := ComputeRevision(ds.Spec.Roles)
+	u := lwsOf(ds, role, rev, replicas, ready)
+	labels := u.GetLabels()
+	labels[disaggv1.SliceLabelKey] = slice
+	u.SetLabels(labels)
+	u.SetName(ds.Name + "-" + slice + "-" + rev + "-" + role)
+	u.SetAPIVersion("leaderworkerset.x-k8s.io/v1")
+	u.SetKind("LeaderWorkerSet")
+	u.SetNamespace("default")
+	return u
+}
+
+// After slices 3 -> 2 the LeaderWorkerSets of slice 2 are not targets: the rollout waits until
+// they are gone, and says which.
+func TestRolloutDoneSlicesScaleDown(t *testing.T) {
+	ds := pair()
+	ds.Spec.Slices = ptrInt32(2)
+	SetDefaults(ds, k8sschema.NullValue(node()))
+	var kept []*unstructured.Unstructured
+	for _, slice := range []string{"0", "1"} {
+		kept = append(kept, slicedLWS(ds, "prefill", slice, 2, 2), slicedLWS(ds, "decode", slice, 4, 4))
+	}
+	extra := slicedLWS(ds, "decode", "2", 4, 4)
+	done, reason := RolloutDone(ds, append(append([]*unstructured.Unstructured{}, kept...), extra))
+	want := "role decode: removed slice 2 (LeaderWorkerSet " + extra.GetName() + ") not gone yet (spec.slices is 2)"
+	if done || reason != want {
+		t.Errorf("slice 2 still there: %v %q, want %q", done, reason, want)
+	}
+	if done, reason := RolloutDone(ds, kept); !done {
+		t.Errorf("slice 2 gone: not done: %s", reason)
+	}
+}
+
+// fakeSlices is a fake cluster with the set (slices 2) and its LeaderWorkerSets of slices 0 to 2.
+func fakeSlices(t *testing.T) (*dynamicfake.FakeDynamicClient, *disaggv1.DisaggregatedSet, *unstructured.Unstructured) {
+	t.Helper()
+	ds := pair()
+	ds.Spec.Slices = ptrInt32(2)
+	SetDefaults(ds, k8sschema.NullValue(node()))
+	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &unstructured.Unstructured{Object: obj}
+	u.SetAPIVersion(disaggv1.GroupVersion.String())
+	u.SetKind("DisaggregatedSet")
+	objs := []runtime.Object{u}
+	for _, slice := range []string{"0", "1", "2"} {
+		objs = append(objs, slicedLWS(ds, "prefill", slice, 2, 2), slicedLWS(ds, "decode", slice, 4, 4))
+	}
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
+		disaggv1.GroupVersion.WithResource("disaggregatedsets"): "DisaggregatedSetList", leaderWorkerSetsGVR: "LeaderWorkerSetList",
+		podsGVR: "PodList",
+	}, objs...)
+	return dyn, ds, u
+}
+
+// The wait follows the removed slice until the controller has deleted its LeaderWorkerSets.
+func TestWatchRolesWaitsForRemovedSlices(t *testing.T) {
+	dyn, ds, u := fakeSlices(t)
+	lwsRI := dyn.Resource(leaderWorkerSetsGVR).Namespace("default")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	deletedAt := make(chan time.Time, 1)
+	go func() {
+		time.Sleep(time.Second)
+		for _, role := range []string{"prefill", "decode"} {
+			if err := lwsRI.Delete(ctx, slicedLWS(ds, role, "2", 0, 0).GetName(), metav1.DeleteOptions{}); err != nil {
+				t.Error(err)
+			}
+		}
+		deletedAt <- time.Now()
+	}()
+	_, state, err := watchRoles(ctx, dyn.Resource(disaggv1.GroupVersion.WithResource("disaggregatedsets")).Namespace("default"), lwsRI, u)
+	returned := time.Now()
+	if err != nil || !state.done {
+		t.Fatalf("watchRoles: done %v, %v (%s)", state.done, err, state.reason)
+	}
+	if at := <-deletedAt; returned.Before(at) {
+		t.Fatal("the wait ended before slice 2 was gone")
+	}
+	if len(state.targets) != 4 {
+		t.Errorf("targets %v, want 2 roles x slices 0 and 1", sortedKeys(state.targets))
+	}
+}
+
+// A LeaderWorkerSet deleted between the list and its own wait's read (NotFound) is gone, not an
+// error: the wait follows the roles again and ends when the set is rolled out.
+func TestWaitForRolloutLeaderWorkerSetNotFound(t *testing.T) {
+	dyn, ds, u := fakeSlices(t)
+	lwsRI := dyn.Resource(leaderWorkerSetsGVR).Namespace("default")
+	for _, role := range []string{"prefill", "decode"} {
+		if err := lwsRI.Delete(context.Background(), slicedLWS(ds, role, "2", 0, 0).GetName(), metav1.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A pod of slice 0's prefill not ready sends that LeaderWorkerSet's own wait to read it
+	// again; the read finds it deleted (and the controller has created it again, without pods).
+	target := slicedLWS(ds, "prefill", "0", 2, 2)
+	pod := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Pod",
+		"metadata": map[string]any{"name": target.GetName() + "-0", "namespace": "default", "labels": map[string]any{
+			"leaderworkerset.sigs.k8s.io/name": target.GetName(), "leaderworkerset.sigs.k8s.io/group-index": "0"}},
+		"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "False"}}},
+	}}
+	podRI := dyn.Resource(podsGVR).Namespace("default")
+	if _, err := podRI.Create(context.Background(), pod, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var notFound atomic.Int32
+	dyn.PrependReactor("get", "leaderworkersets", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if a.(k8stesting.GetAction).GetName() != target.GetName() || notFound.Add(1) > 1 {
+			return false, nil, nil
+		}
+		tracker := dyn.Tracker()
+		if err := tracker.Delete(podsGVR, "default", pod.GetName()); err != nil {
+			t.Error(err)
+		}
+		return true, nil, apierrors.NewNotFound(leaderWorkerSetsGVR.GroupResource(), target.GetName())
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err := waitForRollout(ctx, dyn, dyn.Resource(disaggv1.GroupVersion.WithResource("disaggregatedsets")).Namespace("default"), u, nil)
+	if err != nil {
+		t.Fatalf("wait: %v", err)
+	}
+	if notFound.Load() == 0 {
+		t.Fatal("the LeaderWorkerSet's wait never read it (the test did not exercise NotFound)")
 	}
 }

@@ -798,11 +798,12 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 			// Whatever ended the wait (its timeout, an interrupt, a lost API server), the object
 			// was applied as planned: only the wait is unfinished, and the next plan carries it
 			// on. Terraform taints an object whose create reports an error, and the next apply
-			// would replace it: for a fleet of inference servers, an outage.
+			// would replace it: for a fleet of inference servers, an outage. A permanent Warning
+			// event (ErrPermanentWarning) is an error even on create: the object cannot become ready.
 			marks.WaitPending = true
 			tflog.Trace(ctx, "The readiness wait did not finish: recording the object and carrying the wait on in the next plan",
 				map[string]any{"kind": r.kind.GVK.Kind, "object": r.describe(meta), "error": werr.Error()})
-			if create {
+			if create && !errors.Is(werr, ErrPermanentWarning) {
 				diags.AddWarning(fmt.Sprintf("%s %q is not ready yet", r.kind.GVK.Kind, r.describe(meta)), werr.Error())
 			} else {
 				diags.AddError(fmt.Sprintf("%s %q is not ready", r.kind.GVK.Kind, r.describe(meta)), werr.Error())

@@ -68,7 +68,10 @@ var Kind = &kube.Kind{
 				"quotes the conditions and names the groups not ready with the scheduler's reason. The object is recorded " +
 				"either way: a create whose wait times out or is interrupted reports a warning, not an error, so the object is " +
 				"not tainted (and not replaced by the next apply); the next plan then shows an in-place update that only " +
-				"carries on the wait (an update's own timeout is an error). Defaults to `true`."},
+				"carries on the wait (an update's own timeout is an error). A Warning event on the LeaderWorkerSet or its " +
+				"StatefulSets that says the API server rejects an object the controllers create as invalid (a `FailedCreate` " +
+				"for a label value over 63 characters) cannot clear by itself: the wait ends at once with an error that " +
+				"quotes the event, on create too. Defaults to `true`."},
 		attrManageReplicas: rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 			MarkdownDescription: "Set to `false` when an autoscaler (HorizontalPodAutoscaler, KEDA) owns `spec.replicas` " +
 				"through the scale subresource: the provider then never sends `spec.replicas`, never resets it and never " +

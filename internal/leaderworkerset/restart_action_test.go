@@ -39,7 +39,7 @@ func TestRestartRefusesBeforeChangingAnything(t *testing.T) {
 		}}, nil, "no group of default/vllm would be recreated (replicas = 2, partition = 2)", false},
 		{"no group", map[string]any{"replicas": int64(0)}, nil, "replicas = 0", false},
 	} {
-		dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+		dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
 			gvr: "LeaderWorkerSetList", podsGVR: "PodList",
 		}, set(c.spec))
 		r := &restart{dyn: dyn, ri: dyn.Resource(gvr).Namespace("default"), ns: "default", name: "vllm", manager: "kubeinfer-restart",

@@ -129,7 +129,7 @@ func runtimeNameWarnings(obj *lwsv1.LeaderWorkerSet) []kube.Warning {
 		Detail: fmt.Sprintf("with %s, %s controller-revision-hash label is %d characters plus the revision hash the StatefulSet "+
 			"controller computes from the template (8 to 10 characters; 10 for most templates). It fits the 63 allowed for a "+
 			"label value only with a hash of at most %d characters: otherwise the StatefulSet's pods are never created and "+
-			"the rollout waits until its timeout; use a name of at most %d characters to be sure",
+			"the apply fails on the StatefulSet's FailedCreate event; use a name of at most %d characters to be sure",
 			r.groupsOf(), r.what, r.longestPrefix+1, fits, len(obj.Name)-(longest-63))}}
 }
 

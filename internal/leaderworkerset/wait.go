@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
@@ -24,6 +25,11 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
 )
+
+// ErrDeleted is the error of a rollout wait whose LeaderWorkerSet was deleted while it waited
+// (a watch event or a NotFound read): the object is gone, which a caller following several
+// LeaderWorkerSets (a DisaggregatedSet's slices scaled down) may expect.
+var ErrDeleted = errors.New("the LeaderWorkerSet was deleted while waiting for its rollout")
 
 // rolloutState says how far a LeaderWorkerSet's rollout is.
 type rolloutState struct {
@@ -117,10 +123,17 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 	if !kube.BoolExtra(extras, attrWaitForRollout, true) {
 		return u, nil
 	}
-	last, err := watchRollout(ctx, ri, u)
-	if err == nil && dyn != nil {
-		last, err = confirmPodsReady(ctx, dyn, ri, last)
-	}
+	// A permanent Warning event on the LeaderWorkerSet or its StatefulSets (the controller's
+	// FailedCreate of a StatefulSet the API server rejects) ends the wait with that event.
+	last := u
+	err := kube.FailOnWarningEvents(ctx, dyn, u.GetNamespace(), waitStart(), EventConcerns(u.GetName()), func(ctx context.Context) error {
+		var err error
+		last, err = watchRollout(ctx, ri, u)
+		if err == nil && dyn != nil {
+			last, err = confirmPodsReady(ctx, dyn, ri, last)
+		}
+		return err
+	})
 	var timeout *kube.RolloutUnfinished
 	if errors.As(err, &timeout) && errors.Is(ctx.Err(), context.Canceled) {
 		// Interrupted (Ctrl-C, Terraform stopping the provider): say so, and make no
@@ -135,6 +148,35 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 		timeout.Detail = NotReadyGroups(sctx, dyn, last)
 	}
 	return last, err
+}
+
+// waitStart is the time from which a wait counts Warning events: a second early, as the
+// controller may react to the apply before the wait lists the events, and core/v1 event
+// timestamps have a resolution of one second.
+func waitStart() time.Time {
+	return time.Now().Add(-time.Second).Truncate(time.Second)
+}
+
+// EventConcerns says whether an event is about the LeaderWorkerSet name or one of its
+// StatefulSets: the LeaderWorkerSet controller records its FailedCreate events on the
+// LeaderWorkerSet (pod_controller.go, leaderworkerset_controller.go, lws v0.9.0), the
+// StatefulSet controller its own on the leader StatefulSet (named as the LeaderWorkerSet) and on
+// the worker StatefulSets (<name>-<group index>).
+func EventConcerns(name string) kube.EventConcerns {
+	return func(kind, obj string) bool {
+		switch kind {
+		case "LeaderWorkerSet":
+			return obj == name
+		case "StatefulSet":
+			if obj == name {
+				return true
+			}
+			index, found := strings.CutPrefix(obj, name+"-")
+			_, err := strconv.Atoi(index)
+			return found && err == nil
+		}
+		return false
+	}
 }
 
 // confirmPodsReady checks the pods themselves once the status says the rollout is done. The
@@ -167,6 +209,8 @@ func confirmPodsReady(ctx context.Context, dyn dynamic.Interface, ri dynamic.Res
 					reason = s.reason
 				}
 			}
+		case apierrors.IsNotFound(err):
+			return false, ErrDeleted
 		case !kube.Transient(err):
 			return false, err
 		}
@@ -251,6 +295,9 @@ func watchRolloutProgress(ctx context.Context, ri dynamic.ResourceInterface, u *
 			if ctx.Err() != nil {
 				return last, timeoutError(lastReason)
 			}
+			if apierrors.IsNotFound(err) {
+				return last, ErrDeleted
+			}
 			return last, err
 		}
 		if done, err := check(cur); done || err != nil {
@@ -270,7 +317,7 @@ func watchUntil(ctx context.Context, w watch.Interface, check func(*unstructured
 			}
 			switch ev.Type {
 			case watch.Deleted:
-				return false, errors.New("the LeaderWorkerSet was deleted while waiting for its rollout")
+				return false, ErrDeleted
 			case watch.Added, watch.Modified:
 				cur, ok := ev.Object.(*unstructured.Unstructured)
 				if !ok {

@@ -34,7 +34,7 @@ func TestRolloutWaitInterruptMakesNoFurtherRequest(t *testing.T) {
 		"metadata": map[string]any{"name": "vllm", "namespace": "default", "resourceVersion": "1", "generation": int64(1)},
 		"spec":     map[string]any{"replicas": int64(2), "leaderWorkerTemplate": map[string]any{"size": int64(2)}},
 	}}
-	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
 		gvr: "LeaderWorkerSetList", {Version: "v1", Resource: "pods"}: "PodList",
 	}, u)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -108,7 +108,7 @@ func TestRolloutWaitConfirmsPodsReady(t *testing.T) {
 			"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": ready}}},
 		}}
 	}
-	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
 		gvr: "LeaderWorkerSetList", podsGVR: "PodList",
 	}, lws, pod("False"))
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -146,7 +146,7 @@ func TestCleanupWaitsForPodsAndStatefulSets(t *testing.T) {
 			"metadata": map[string]any{"name": name, "namespace": "default", "labels": map[string]any{"leaderworkerset.sigs.k8s.io/name": "vllm"}},
 		}}
 	}
-	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
 		podsGVR: "PodList", stsGVR: "StatefulSetList",
 	}, labelled("v1", "Pod", "vllm-0"), labelled("apps/v1", "StatefulSet", "vllm"))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -165,7 +165,7 @@ func TestCleanupWaitsForPodsAndStatefulSets(t *testing.T) {
 		t.Fatalf("returned after %v, before the StatefulSet was deleted", took)
 	}
 	// A wait that runs out of time names what remains.
-	dyn2 := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+	dyn2 := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
 		podsGVR: "PodList", stsGVR: "StatefulSetList",
 	}, labelled("v1", "Pod", "vllm-0"))
 	short, cancel2 := context.WithTimeout(context.Background(), 600*time.Millisecond)
@@ -199,7 +199,7 @@ func failFirst(dyn *dynamicfake.FakeDynamicClient, verb, resource string, n int3
 func TestCleanupRetriesTransientListErrors(t *testing.T) {
 	podsGVR := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 	stsGVR := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}
-	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
 		podsGVR: "PodList", stsGVR: "StatefulSetList",
 	})
 	podLists := failFirst(dyn, "list", "pods", 2, forceClosed)
@@ -213,7 +213,7 @@ func TestCleanupRetriesTransientListErrors(t *testing.T) {
 		t.Fatalf("want 3 pod lists and 2 StatefulSet lists, got %d and %d", podLists.Load(), stsLists.Load())
 	}
 	// An error that would repeat (forbidden) ends the wait at once, with the server's message.
-	dyn2 := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+	dyn2 := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
 		podsGVR: "PodList", stsGVR: "StatefulSetList",
 	})
 	failFirst(dyn2, "list", "pods", 100, apierrors.NewForbidden(podsGVR.GroupResource(), "", errors.New("cannot list pods")))
@@ -247,7 +247,7 @@ func TestRolloutWaitRetriesTransientErrors(t *testing.T) {
 			"leaderworkerset.sigs.k8s.io/name": "vllm", "leaderworkerset.sigs.k8s.io/group-index": "0"}},
 		"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "True"}}},
 	}}
-	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
 		gvr: "LeaderWorkerSetList", podsGVR: "PodList",
 	}, lws(0), pod)
 	podLists := failFirst(dyn, "list", "pods", 1, forceClosed)
@@ -347,7 +347,7 @@ func TestNotReadyGroupsNamesAnUnservedScheduler(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{podsGVR: "PodList"}, tc.pods...)
+			dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList", podsGVR: "PodList"}, tc.pods...)
 			// The list that names the groups is retried after a lost connection too.
 			failFirst(dyn, "list", "pods", 1, forceClosed)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
