@@ -84,8 +84,9 @@ var Kind = &kube.Kind{
 	Hooks: kube.Hooks{
 		ApplyBody:   applyBody,
 		PlanObject:  planObject,
-		AfterApply:  waitForRollout,
+		AfterApply:  afterApply,
 		AfterDelete: waitForCleanup,
+		AfterRead:   withRunningReplicas,
 	},
 }
 

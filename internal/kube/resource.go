@@ -111,6 +111,10 @@ type Hooks struct {
 	// object back level by level, which takes a quarter of the time (20 LeaderWorkerSets: 8.5 s
 	// against 34 s), and the wait still returns only when they are gone.
 	AfterDelete func(ctx context.Context, dyn dynamic.Interface, namespace, name string) error
+	// AfterRead adjusts the object a refresh read before it becomes state, with what other
+	// objects say (the groups that run where a controller owns the count); it returns obj when
+	// it has nothing to add.
+	AfterRead func(ctx context.Context, dyn dynamic.Interface, obj *unstructured.Unstructured) *unstructured.Unstructured
 }
 
 // FromServer converts an object read from the server into the kind's Go type, with the
@@ -922,6 +926,11 @@ func (r *Resource) ReadRaw(ctx context.Context, prior tftypes.Value, private []b
 		private = WithoutUnconfirmedCreate(private)
 		if !r.confirmCreate(u, token, &diags) {
 			return prior, true, private, diags
+		}
+	}
+	if r.kind.Hooks.AfterRead != nil {
+		if dyn, err := r.data.Client.Dynamic(); err == nil {
+			u = r.kind.Hooks.AfterRead(ctx, dyn, u)
 		}
 	}
 	st, private, more := r.ReadFrom(prior, u, isImporting(attrs, r.kind.Node()), private)
