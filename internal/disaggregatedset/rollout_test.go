@@ -8,7 +8,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
+	releasedds "sigs.k8s.io/lws/api/disaggregatedset/v1"
 	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
+	releasedutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
@@ -179,5 +181,44 @@ func TestSlicesChange(t *testing.T) {
 	want = "slices 1 -> 2: slice 1 is added: 6 groups (6 per slice: prefill 2, decode 4), 96 GPUs"
 	if len(w) != 1 || w[0].Detail != want {
 		t.Errorf("got %v\nwant %s", w, want)
+	}
+}
+
+// TestComputeRevisionAsReleased: the port gives the revision of the released v0.9.0 module's
+// ComputeRevision (whose code v0.10.0 keeps) for templates of every kind of change.
+func TestComputeRevisionAsReleased(t *testing.T) {
+	edits := map[string]func(*disaggv1.DisaggregatedSet){
+		"as is": func(*disaggv1.DisaggregatedSet) {},
+		"image": func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.Roles[1].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Image = "x"
+		},
+		"size": func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.Roles[0].Spec.LeaderWorkerTemplate.Size = ptr.To[int32](4)
+		},
+		"role":     func(ds *disaggv1.DisaggregatedSet) { ds.Spec.Roles[0].Name = "p" },
+		"slices":   func(ds *disaggv1.DisaggregatedSet) { ds.Spec.Slices = ptr.To[int32](3) },
+		"external": func(ds *disaggv1.DisaggregatedSet) { externalRunning(ds, 1, 7) },
+		"annotation": func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.Roles[0].Spec.LeaderWorkerTemplate.WorkerTemplate.Annotations = map[string]string{"a": "b"}
+		},
+	}
+	seen := map[string]string{}
+	for name, edit := range edits {
+		ds := pair()
+		edit(ds)
+		released := make([]releasedds.DisaggregatedRoleSpec, len(ds.Spec.Roles))
+		for i, r := range ds.Spec.Roles {
+			released[i] = releasedds.DisaggregatedRoleSpec{Name: r.Name, LeaderWorkerSetTemplateSpec: r.LeaderWorkerSetTemplateSpec}
+		}
+		got, want := ComputeRevision(ds.Spec.Roles), releasedutils.ComputeRevision(released)
+		if got != want || len(got) != 8 {
+			t.Errorf("%s: %q, released %q", name, got, want)
+		}
+		seen[name] = got
+	}
+	for _, same := range []string{"slices", "external"} {
+		if seen[same] != seen["as is"] {
+			t.Errorf("%s changes the revision", same)
+		}
 	}
 }

@@ -68,7 +68,7 @@ resource "kubeinfer_disaggregatedset" "test" {
               spec = { containers = [{
                 name      = "vllm"
                 image     = %[2]q
-                env       = [{ name = "MODE", value = %[3]q }, { name = "TOKEN", value_from = { secret_key_ref = { key = "token", optional = true } } }]
+                env       = [{ name = "MODE", value = %[3]q }, { name = "TOKEN", value_from = { secret_key_ref = { name = "hf", key = "token", optional = true } } }]
                 resources = { requests = { cpu = %[4]q } }
               }] }
             }
@@ -94,7 +94,10 @@ func TestAccDisaggregatedSet_v010RevisionCompare(t *testing.T) {
 	dsRI := c.Dynamic().Resource(disaggregatedset.Kind.GVR()).Namespace("default")
 	base := revisionTemplate{kind: "base", image: "vllm/vllm-openai:v0.11.0", env: "a", cpu: "1", size: 1}
 	edits := []func(revisionTemplate) revisionTemplate{
-		func(r revisionTemplate) revisionTemplate { r.kind, r.image = "image", "vllm/vllm-openai:v0.11.1"; return r },
+		func(r revisionTemplate) revisionTemplate {
+			r.kind, r.image = "image", "vllm/vllm-openai:v0.11.1"
+			return r
+		},
 		func(r revisionTemplate) revisionTemplate { r.kind, r.env = "env", "b"; return r },
 		func(r revisionTemplate) revisionTemplate { r.kind, r.cpu = "resources", "1500m"; return r },
 		func(r revisionTemplate) revisionTemplate { r.kind, r.note = "annotation", "x"; return r },
