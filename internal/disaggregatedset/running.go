@@ -235,14 +235,17 @@ func scaleChangePlan(newObj, oldObj *disaggv1.DisaggregatedSet, allowRestarts bo
 	var errs field.ErrorList
 	for _, c := range scaleChanges(newObj, oldObj) {
 		p := field.NewPath("spec", "roles").Index(c.Index).Child("spec", "replicas")
-		msg := fmt.Sprintf("Role %q of %s/%s switches from External to Static scaling: %s. The controller deletes the role scaler "+
-			"%q and sizes the role's LeaderWorkerSets to replicas; an autoscaler targeting the scaler stops working.",
-			c.Role, newObj.Namespace, newObj.Name, c.Message(), ScalerName(newObj.Name, c.Role))
 		if c.Target < c.Running && !allowRestarts {
-			errs = append(errs, field.Forbidden(p, fmt.Sprintf("allow_group_restarts = false, and %s. Set replicas to at least %d, "+
-				"or set allow_group_restarts = true to scale the role down.", msg, c.Running)))
+			errs = append(errs, field.Forbidden(p, fmt.Sprintf("allow_group_restarts = false, and switching role %q of %s/%s from External "+
+				"to Static removes groups that serve: %s (running: the role scaler's count at the last refresh). Set replicas to "+
+				"at least %d, or set allow_group_restarts = true to scale the role down.",
+				c.Role, newObj.Namespace, newObj.Name, c.Message(), c.Running)))
 			continue
 		}
+		msg := fmt.Sprintf("Role %q of %s/%s switches from External to Static scaling: %s (running: the role scaler's count at "+
+			"the last refresh). The controller deletes the role scaler %q and sizes the role's LeaderWorkerSets to replicas; an "+
+			"autoscaler that targets the scaler no longer has a target.",
+			c.Role, newObj.Namespace, newObj.Name, c.Message(), ScalerName(newObj.Name, c.Role))
 		warnings = append(warnings, kube.Warning{Summary: "Role " + c.Role + " of DisaggregatedSet " + newObj.Namespace + "/" + newObj.Name + " leaves External scaling", Detail: msg})
 	}
 	return warnings, errs

@@ -68,7 +68,7 @@ func TestAccDisaggregatedSet_v010ExternalSwitch(t *testing.T) {
 						t.Fatalf("the controller did not scale decode to 4: %v", err)
 					}
 				},
-				Config: externalCfg,
+				Config:           externalCfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, decodeReplicasPath, knownvalue.Int64Exact(4)),

@@ -928,14 +928,25 @@ func (r *Resource) ReadRaw(ctx context.Context, prior tftypes.Value, private []b
 			return prior, true, private, diags
 		}
 	}
-	if r.kind.Hooks.AfterRead != nil {
-		if dyn, err := r.data.Client.Dynamic(); err == nil {
-			u = r.kind.Hooks.AfterRead(ctx, dyn, u)
-		}
-	}
-	st, private, more := r.ReadFrom(prior, u, isImporting(attrs, r.kind.Node()), private)
+	st, private, more := r.ReadFrom(prior, r.AfterRead(ctx, u), isImporting(attrs, r.kind.Node()), private)
 	diags.Append(more...)
 	return st, false, private, diags
+}
+
+// ReadsOtherObjects reports whether the kind's state depends on other objects too (AfterRead):
+// then an unchanged resourceVersion does not mean an unchanged state.
+func (r *Resource) ReadsOtherObjects() bool { return r.kind.Hooks.AfterRead != nil }
+
+// AfterRead is the object read as the state records it: the kind's AfterRead hook applied.
+func (r *Resource) AfterRead(ctx context.Context, u *unstructured.Unstructured) *unstructured.Unstructured {
+	if r.kind.Hooks.AfterRead == nil || r.data == nil || r.data.Client == nil {
+		return u
+	}
+	dyn, err := r.data.Client.Dynamic()
+	if err != nil {
+		return u
+	}
+	return r.kind.Hooks.AfterRead(ctx, dyn, u)
 }
 
 // Fetch gets the object namespace/name; removed reports that it no longer exists.

@@ -25,9 +25,14 @@ type revisionTemplate struct {
 	size                  int
 }
 
-// revisionSet is a two-role set (placement, an External decode role, ports, probes and an env
-// reference that the CRD defaults) whose decode template carries t.
-func revisionSet(name string, t revisionTemplate) string {
+// revisionSet is a two-role set (ports, probes and an env reference that the CRD defaults; with
+// v010, placement and an External decode role) whose decode template carries t.
+func revisionSet(name string, t revisionTemplate, v010 bool) string {
+	placement, scaling := "", ""
+	if v010 {
+		placement = `placement_policy = { type = "ExclusiveSlice", topology = "topology.kubernetes.io/zone" }`
+		scaling = `scaling = { mode = "External" }`
+	}
 	annotations := ""
 	if t.note != "" {
 		annotations = fmt.Sprintf(`metadata = { annotations = { "example.com/note" = %q } }`, t.note)
@@ -40,7 +45,7 @@ resource "kubeinfer_disaggregatedset" "test" {
     namespace = "default"
   }
   spec = {
-    placement_policy = { type = "ExclusiveSlice", topology = "topology.kubernetes.io/zone" }
+    %[7]s
     roles = [
       {
         name = "prefill"
@@ -58,8 +63,8 @@ resource "kubeinfer_disaggregatedset" "test" {
         }
       },
       {
-        name    = "decode"
-        scaling = { mode = "External" }
+        name = "decode"
+        %[8]s
         spec = {
           leader_worker_template = {
             size = %[6]d
@@ -78,16 +83,26 @@ resource "kubeinfer_disaggregatedset" "test" {
     ]
   }
 }
-`, name, t.image, t.env, t.cpu, annotations, t.size)
+`, name, t.image, t.env, t.cpu, annotations, t.size, placement, scaling)
 }
 
-// TestAccDisaggregatedSet_v010RevisionCompare: for template changes of each kind (image, env,
+// TestAccDisaggregatedSet_revisionCompare: for template changes of each kind (image, env,
 // resources, annotation, size), the revision the plan's rollout warning names is the one the
-// v0.10.0 controller labels the new LeaderWorkerSets with.
+// released v0.9.0 controller labels the new LeaderWorkerSets with.
+func TestAccDisaggregatedSet_revisionCompare(t *testing.T) {
+	acctest.SkipAfterFirstCLI(t)
+	revisionCompare(t, "rev09", false)
+}
+
+// TestAccDisaggregatedSet_v010RevisionCompare: the same on the v0.10.0 controller, with placement
+// and an External role.
 func TestAccDisaggregatedSet_v010RevisionCompare(t *testing.T) {
 	skipUnlessV010Controller(t)
 	acctest.SkipAfterFirstCLI(t)
-	const name = "rev10"
+	revisionCompare(t, "rev10", true)
+}
+
+func revisionCompare(t *testing.T, name string, v010 bool) {
 	c := acctest.Cluster(t)
 	pc := acctest.ProviderConfigFor(c)
 	lwsRI := c.Dynamic().Resource(lwsv1.GroupVersion.WithResource("leaderworkersets")).Namespace("default")
@@ -148,16 +163,16 @@ func TestAccDisaggregatedSet_v010RevisionCompare(t *testing.T) {
 			return nil
 		}
 	}
-	steps := []resource.TestStep{{Config: pc + revisionSet(name, base), Check: labelled("base")}}
+	steps := []resource.TestStep{{Config: pc + revisionSet(name, base, v010), Check: labelled("base")}}
 	cur := base
 	for _, edit := range edits {
 		cur = edit(cur)
 		steps = append(steps, resource.TestStep{
 			PreConfig: func() { w.TakePlan() },
-			Config:    pc + revisionSet(name, cur),
+			Config:    pc + revisionSet(name, cur, v010),
 			Check:     labelled(cur.kind),
 		})
 	}
-	steps = append(steps, resource.TestStep{Config: pc + revisionSet(name, cur), PlanOnly: true})
+	steps = append(steps, resource.TestStep{Config: pc + revisionSet(name, cur, v010), PlanOnly: true})
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories), Steps: steps})
 }
