@@ -39,10 +39,11 @@ func applyBody(body map[string]any, _ map[string]tftypes.Value) {
 	}
 }
 
-// planObject plans an External role's replicas as the live value recorded in state (whatever
-// another manager wrote is not drift) when the role was External before too; on a create, or when a
-// role becomes External (the provider stops sending the value, and the server then keeps another
-// manager's value or restores the CRD default), the value is known only after apply.
+// planObject plans an External role's replicas as the value recorded in state, the groups that
+// run (running.go; whatever another manager wrote is not drift) when the role was External
+// before too; on a create, or when a role becomes External (the provider stops sending the
+// value, and the controller seeds the role scaler with the groups that run), the value is known
+// only after apply.
 func planObject(plan, state tftypes.Value, _ map[string]tftypes.Value) tftypes.Value {
 	n := node()
 	rolesVal, ok := k8sschema.ValueAt(n, plan, "spec.roles")
