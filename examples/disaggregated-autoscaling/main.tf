@@ -23,8 +23,12 @@
 #   }
 #
 # Switching a role from Static to External keeps its current group count (the
-# controller seeds the scaler with it); switching back makes Terraform send
-# replicas again, and the plan shows the value it will set.
+# controller seeds the scaler with it). While the role is External, the state and
+# the footprint record the groups that run (the scaler's count), so switching back
+# (decode_scaling = "Static", decode_replicas = 2) plans the real change, e.g.
+# "4 running groups -> 2: 2 groups of 8 GPUs removed"; the controller then deletes
+# the scaler, so the data source below is read only while the role is External
+# (remove the autoscaler first: its target is gone).
 
 terraform {
   required_providers {
@@ -36,7 +40,25 @@ terraform {
 
 provider "kubeinfer" {}
 
+variable "decode_scaling" {
+  description = "Scaling mode of the decode role: External (an autoscaler drives its role scaler) or Static (decode_replicas)."
+  type        = string
+  default     = "External"
+  validation {
+    condition     = contains(["External", "Static"], var.decode_scaling)
+    error_message = "decode_scaling is External or Static."
+  }
+}
+
+variable "decode_replicas" {
+  description = "Groups of the decode role when decode_scaling is Static."
+  type        = number
+  default     = 1
+}
+
 locals {
+  decode_external = var.decode_scaling == "External"
+
   vllm = {
     name  = "vllm"
     image = "vllm/vllm-openai:v0.11.0"
@@ -68,8 +90,10 @@ resource "kubeinfer_disaggregatedset" "llama" {
       },
       {
         name    = "decode"
-        scaling = { mode = "External" }
+        scaling = { mode = var.decode_scaling }
         spec = {
+          # An External role's count is the autoscaler's: not written here.
+          replicas = local.decode_external ? null : var.decode_replicas
           leader_worker_template = {
             size            = 1
             worker_template = { spec = { containers = [merge(local.vllm, { command = ["vllm", "serve", "meta-llama/Llama-3.1-70B-Instruct", "--tensor-parallel-size", "8"] })] } }
@@ -81,8 +105,9 @@ resource "kubeinfer_disaggregatedset" "llama" {
 }
 
 # The scaler exists once the controller has reconciled the External role: read it
-# after the set is applied.
+# after the set is applied, and only while the role is External.
 data "kubeinfer_disaggregatedset_role_scaler" "decode" {
+  count = local.decode_external ? 1 : 0
   metadata = {
     name      = "${kubeinfer_disaggregatedset.llama.metadata.name}-decode"
     namespace = kubeinfer_disaggregatedset.llama.metadata.namespace
@@ -90,11 +115,16 @@ data "kubeinfer_disaggregatedset_role_scaler" "decode" {
 }
 
 output "decode_scale_target" {
-  description = "What a HorizontalPodAutoscaler's scale_target_ref or a KEDA ScaledObject's scaleTargetRef names."
-  value = {
+  description = "What a HorizontalPodAutoscaler's scale_target_ref or a KEDA ScaledObject's scaleTargetRef names (null while decode is Static)."
+  value = local.decode_external ? {
     api_version = "disaggregatedset.x-k8s.io/v1"
     kind        = "DisaggregatedSetRoleScaler"
-    name        = data.kubeinfer_disaggregatedset_role_scaler.decode.metadata.name
-    selector    = data.kubeinfer_disaggregatedset_role_scaler.decode.status.selector
-  }
+    name        = data.kubeinfer_disaggregatedset_role_scaler.decode[0].metadata.name
+    selector    = data.kubeinfer_disaggregatedset_role_scaler.decode[0].status.selector
+  } : null
+}
+
+output "decode_groups" {
+  description = "Groups of the decode role: while External, those that run (the autoscaler's count, as of the last refresh)."
+  value       = kubeinfer_disaggregatedset.llama.spec.roles[1].spec.replicas
 }

@@ -61,6 +61,9 @@ func compatibilityTable() string {
 	}
 	b.WriteString("\nv0.10.0 names a role's LeaderWorkerSets `<name>-<slice>-<revision>-<role>`, v0.9.0 `<name>-<revision>-<role>`. " +
 		"The plan checks the names of a set that uses a v0.10.0 field in v0.10.0's form (highest slice); " +
-		"other sets in v0.9.0's form, with a warning on `metadata.name` when v0.10.0's would be too long.\n")
+		"other sets in v0.9.0's form, with a warning on `metadata.name` when v0.10.0's would be too long.\n\n" +
+		"Neither v0.9.0 nor v0.10.0 writes the DisaggregatedSet's `status`: it stays empty, and the rollout wait reads the " +
+		"role LeaderWorkerSets on both (v0.10.0 writes the status of the role scalers only). Both name the revision the same " +
+		"way (a hash of every role's name and `leader_worker_template`), which the rollout warning gives.\n")
 	return b.String()
 }

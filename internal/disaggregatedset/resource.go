@@ -65,10 +65,12 @@ var Kind = &kube.Kind{
 	Extras: map[string]rschema.Attribute{
 		attrWaitForRollout: rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 			MarkdownDescription: "Wait after create and update until the rollout of every role is done: for each role, the " +
-				"LeaderWorkerSet of the current revision in each slice `0` to `slices - 1` has the role's `replicas`, every " +
-				"group is updated and ready (pods included) and its `Available` condition is `True`, no LeaderWorkerSet of an " +
-				"earlier revision is left, and after `slices` is lowered the removed slices' LeaderWorkerSets are gone; `status.role_statuses` and the `Available`/`Progressing` conditions are checked too when the " +
-				"controller reports them (v0.9.0 does not). The wait ends at `timeouts.create` / `timeouts.update` " +
+				"LeaderWorkerSet of the current revision in each slice `0` to `slices - 1` has the role's `replicas` (an `External` role: " +
+				"the role scaler's count), every group is updated and ready (pods included) and its `Available` condition is `True`, no " +
+				"LeaderWorkerSet of an earlier revision is left, and after `slices` is lowered the removed slices' LeaderWorkerSets are " +
+				"gone. The released controllers (v0.9.0 and v0.10.0) write no DisaggregatedSet status, so on both the wait reads the " +
+				"LeaderWorkerSets alone; `status.role_statuses` and the `Available`/`Progressing` conditions are checked too when a " +
+				"later controller reports them. The wait ends at `timeouts.create` / `timeouts.update` " +
 				"(default 20 minutes) with a message that gives each role's progress. The object is recorded either way: " +
 				"a create whose wait times out or is interrupted reports a warning, not an error, so the object is not " +
 				"tainted; the next plan then shows an in-place update that only carries on the wait. A Warning event on a " +
@@ -76,7 +78,8 @@ var Kind = &kube.Kind{
 				"create as invalid (a `FailedCreate` for a label value over 63 characters) cannot clear by itself: the " +
 				"wait ends at once with an error that quotes the event, on create too. Defaults to `true`."},
 		leaderworkerset.AttrAllowGroupRestarts: leaderworkerset.AllowGroupRestartsAttribute("groups (a change of any role's " +
-			"`name` or `leader_worker_template` recreates every group of every role, as the controller's revision covers all roles)"),
+			"`name` or `leader_worker_template` recreates every group of every role, as the controller's revision covers all roles; " +
+			"switching an `External` role to `Static` with fewer `replicas` than the groups that run removes serving groups, and is refused too)"),
 	},
 	ExtraDefaults: map[string]tftypes.Value{
 		attrWaitForRollout:                     tftypes.NewValue(tftypes.Bool, true),
@@ -87,8 +90,9 @@ var Kind = &kube.Kind{
 	Hooks: kube.Hooks{
 		ApplyBody:   applyBody,
 		PlanObject:  planObject,
-		AfterApply:  waitForRollout,
+		AfterApply:  afterApply,
 		AfterDelete: waitForCleanup,
+		AfterRead:   withRunningReplicas,
 	},
 }
 
@@ -151,7 +155,7 @@ func buildNode() *k8sschema.Node {
 		Notes: map[string]string{
 			"spec.roles":           "2 to 10 roles with unique names. Either every role has `replicas = 0` or none has.",
 			role + "name":          "1 to 63 lowercase letters, digits and `-`, starting and ending with a letter or digit. It becomes part of the LeaderWorkerSet's name (`<name>-<revision>-<role>`), which must stay within the limits of `kubeinfer_leaderworkerset`'s name.",
-			spec + "replicas":      "Defaults to 1. Zero for all roles or for none (on v0.10.0, of the roles that are not `External`). Not sent, and never drift, for an `External` role: see `scaling`.",
+			spec + "replicas":      "Defaults to 1. Zero for all roles or for none (on v0.10.0, of the roles that are not `External`). Not sent, and never drift, for an `External` role: there the refresh records the groups that run (the role scaler's `spec.replicas`, else the role's LeaderWorkerSets of the current revision), which the footprint and the rollout warning count; see `scaling`.",
 			spec + "startupPolicy": "One of `LeaderCreated` (default) or `LeaderReady`.",
 			lwt + "size":           "Defaults to `1`; must be at least 1, and `replicas * size` at most 2147483647.",
 			lwt + "restartPolicy":  "One of `RecreateGroupOnPodRestart` (default), `RecreateGroupAfterStart`, `None`, or the deprecated `Default`.",
@@ -177,7 +181,7 @@ func buildNode() *k8sschema.Node {
 			role + "metadata":             "Labels and annotations of the LeaderWorkerSet created for this role.",
 			role + "metadata.labels":      "Labels of the role's LeaderWorkerSet; the controller adds `app`, `disaggregatedset.x-k8s.io/name`, `disaggregatedset.x-k8s.io/role` and `disaggregatedset.x-k8s.io/revision`, which win over a label of the same key.",
 			role + "metadata.annotations": "Annotations of the role's LeaderWorkerSet.",
-			"status":                      "Current state reported by the DisaggregatedSet controller (the v0.9.0 controller reports none; the rollout wait reads the LeaderWorkerSets).",
+			"status":                      "Current state reported by the DisaggregatedSet controller. The released controllers, v0.9.0 and v0.10.0, write none, so it stays empty and the rollout wait reads the role LeaderWorkerSets; v0.10.0 reports an `External` role's groups on its role scaler (`kubeinfer_disaggregatedset_role_scaler`), and the state records them in the role's `replicas`.",
 		},
 	})
 }

@@ -14,44 +14,62 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
 
-// Rollout is what the v0.9.0 DisaggregatedSet controller does with an in-place update.
+// Rollout is what the DisaggregatedSet controller does with an in-place update.
 type Rollout struct {
 	Name string // namespace/name
 	// Changed are the fields that change the revision (none: nothing rolls).
 	Changed []*field.Path
-	Roles   []RoleRollout
+	// From and To are the revisions the controller labels the LeaderWorkerSets with.
+	From, To string
+	// Slices is the number of copies of every role (v0.10.0), 1 before.
+	Slices int
+	Roles  []RoleRollout
 }
 
 // RoleRollout is one role's part of a rollout.
 type RoleRollout struct {
-	Name     string
+	Name string
+	// Replicas are the role's groups per slice: for an External role, those that run (the
+	// state's record of them).
 	Replicas int
+	External bool
 	// Batch is how many groups of the role move per step.
 	Batch int
 }
 
-// PreviewRollout decides, as sigs.k8s.io/lws v0.9.0 does, whether an update rolls. The
-// controller names every role's LeaderWorkerSet after one revision of the whole set,
-// ComputeRevision (pkg/utils/disaggregatedset/utils.go), a hash of every role's name and
-// leaderWorkerTemplate in order: when it changes, Reconcile
+// Groups is the number of groups the rollout replaces, over every role and slice.
+func (r Rollout) Groups() int {
+	total := 0
+	for _, role := range r.Roles {
+		total += role.Replicas
+	}
+	return total * r.Slices
+}
+
+// PreviewRollout decides, as the controller does, whether an update rolls. The controller
+// names every role's LeaderWorkerSet after one revision of the whole set, ComputeRevision
+// (revision.go): when it changes, Reconcile
 // (pkg/controllers/disaggregatedset/disaggregatedset_controller.go) creates a new
-// LeaderWorkerSet for every role and drains the old ones, whichever role's template changed.
-// replicas, rolloutStrategy, startupPolicy, networkConfig and metadata are outside the hash.
+// LeaderWorkerSet for every role (and, on v0.10.0, every slice) and drains the old ones,
+// whichever role's template changed. replicas, scaling, slices, placement, rolloutStrategy,
+// startupPolicy, networkConfig and metadata are outside the hash.
 func PreviewRollout(newObj, oldObj *disaggv1.DisaggregatedSet) Rollout {
-	r := Rollout{Name: newObj.Namespace + "/" + newObj.Name}
-	if ComputeRevision(newObj.Spec.Roles) == ComputeRevision(oldObj.Spec.Roles) {
+	r := Rollout{Name: newObj.Namespace + "/" + newObj.Name, Slices: 1,
+		From: ComputeRevision(oldObj.Spec.Roles), To: ComputeRevision(newObj.Spec.Roles)}
+	if newObj.Spec.Slices != nil {
+		r.Slices = max(int(*newObj.Spec.Slices), 1)
+	}
+	if r.From == r.To {
 		return r
 	}
 	r.Changed = changedRoleFields(newObj, oldObj)
 	if len(r.Changed) == 0 { // a difference the JSON diff does not see: name the roles
 		r.Changed = []*field.Path{field.NewPath("spec", "roles")}
 	}
-	for _, role := range newObj.Spec.Roles {
-		replicas := 1
-		if role.Spec.Replicas != nil {
-			replicas = int(*role.Spec.Replicas)
-		}
-		r.Roles = append(r.Roles, RoleRollout{Name: role.Name, Replicas: replicas, Batch: roleBatch(role, replicas)})
+	for i := range newObj.Spec.Roles {
+		role := &newObj.Spec.Roles[i]
+		replicas := int(replicasOrDefault(role))
+		r.Roles = append(r.Roles, RoleRollout{Name: role.Name, Replicas: replicas, External: External(role), Batch: roleBatch(*role, replicas)})
 	}
 	return r
 }
@@ -102,17 +120,27 @@ func (r Rollout) Message() string {
 		return ""
 	}
 	names, counts, batches := make([]string, len(r.Roles)), make([]string, len(r.Roles)), make([]string, len(r.Roles))
-	total := 0
+	running := false
 	for i, role := range r.Roles {
 		names[i] = role.Name
 		counts[i] = fmt.Sprintf("%s %d", role.Name, role.Replicas)
+		if role.External {
+			counts[i] += " running"
+			running = true
+		}
 		batches[i] = fmt.Sprintf("%s %d", role.Name, role.Batch)
-		total += role.Replicas
 	}
-	return fmt.Sprintf("Rolling update of EVERY role: %s moves to a new revision, so ALL %d roles (%s) are recreated, "+
+	groups := fmt.Sprintf("all %d groups (%s) are replaced", r.Groups(), strings.Join(counts, ", "))
+	if r.Slices > 1 {
+		groups = fmt.Sprintf("%d slices of %d groups (%d) are replaced, per slice %s", r.Slices, r.Groups()/r.Slices, r.Groups(), strings.Join(counts, ", "))
+	}
+	if running {
+		groups += " (External roles: the groups running now, which the autoscaler may change)"
+	}
+	return fmt.Sprintf("Rolling update of EVERY role: %s moves from revision %s to %s, so ALL %d roles (%s) are recreated, "+
 		"including roles whose template did not change: the controller creates a new LeaderWorkerSet for each role and scales "+
-		"the old ones down in step, until all %d groups (%s) are replaced; groups per step: %s; changed: %s",
-		r.Name, len(r.Roles), strings.Join(names, ", "), total, strings.Join(counts, ", "), strings.Join(batches, ", "),
+		"the old ones down in step, until %s; groups per step: %s; changed: %s",
+		r.Name, r.From, r.To, len(r.Roles), strings.Join(names, ", "), groups, strings.Join(batches, ", "),
 		leaderworkerset.FieldList(node(), r.Changed))
 }
 
@@ -125,20 +153,20 @@ func planUpdate(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, 
 	if leaderworkerset.DependsOnUnknown(unknown, rolloutFields) {
 		return nil, nil
 	}
-	r := PreviewRollout(kube.As[*disaggv1.DisaggregatedSet](newObj), kube.As[*disaggv1.DisaggregatedSet](oldObj))
+	newDS, oldDS := kube.As[*disaggv1.DisaggregatedSet](newObj), kube.As[*disaggv1.DisaggregatedSet](oldObj)
+	allow := kube.BoolExtra(extras, leaderworkerset.AttrAllowGroupRestarts, true)
+	warnings, errs := scaleChangePlan(newDS, oldDS, allow)
+	warnings = append(warnings, slicesChangePlan(newDS, oldDS)...)
+	r := PreviewRollout(newDS, oldDS)
 	msg := r.Message()
 	if msg == "" {
-		return nil, nil
+		return warnings, errs
 	}
-	total := 0
-	for _, role := range r.Roles {
-		total += role.Replicas
+	if r.Groups() == 0 || allow {
+		return append(warnings, kube.Warning{Summary: "Rolling update of every role of DisaggregatedSet " + r.Name, Detail: msg}), errs
 	}
-	if total == 0 || kube.BoolExtra(extras, leaderworkerset.AttrAllowGroupRestarts, true) {
-		return []kube.Warning{{Summary: "Rolling update of every role of DisaggregatedSet " + r.Name, Detail: msg}}, nil
-	}
-	return nil, field.ErrorList{field.Forbidden(r.Changed[0], fmt.Sprintf(
-		"allow_group_restarts = false, and this change makes a new revision of %s that recreates every group of EVERY role, "+
+	return warnings, append(errs, field.Forbidden(r.Changed[0], fmt.Sprintf(
+		"allow_group_restarts = false, and this change makes a new revision of %s (%s, from %s) that recreates every group of EVERY role, "+
 			"not only of the role changed (changed: %s). Revert the change, or set allow_group_restarts = true to roll it out.",
-		r.Name, leaderworkerset.FieldList(node(), r.Changed)))}
+		r.Name, r.To, r.From, leaderworkerset.FieldList(node(), r.Changed))))
 }

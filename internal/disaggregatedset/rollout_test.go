@@ -8,7 +8,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
+	releasedds "sigs.k8s.io/lws/api/disaggregatedset/v1"
 	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
+	releasedutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
@@ -61,7 +63,8 @@ func TestRolloutMessageAndGuard(t *testing.T) {
 	newObj.Spec.Roles[1].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Image = "vllm/vllm-openai:v0.12.0"
 	newObj.Spec.Roles[1].Spec.RolloutStrategy.RollingUpdateConfiguration = &releasedlws.RollingUpdateConfiguration{
 		MaxUnavailable: intstr.FromInt32(2), MaxSurge: intstr.FromInt32(0)}
-	want := "Rolling update of EVERY role: default/llama moves to a new revision, so ALL 2 roles (prefill, decode) are recreated, " +
+	from, to := ComputeRevision(pair().Spec.Roles), ComputeRevision(newObj.Spec.Roles)
+	want := "Rolling update of EVERY role: default/llama moves from revision " + from + " to " + to + ", so ALL 2 roles (prefill, decode) are recreated, " +
 		"including roles whose template did not change: the controller creates a new LeaderWorkerSet for each role and scales " +
 		"the old ones down in step, until all 6 groups (prefill 2, decode 4) are replaced; groups per step: prefill 1, decode 2; " +
 		"changed: spec.roles[1].spec.leader_worker_template.worker_template.spec.containers[0].image"
@@ -84,5 +87,138 @@ func TestRolloutMessageAndGuard(t *testing.T) {
 	scaled.Spec.Roles[0].Spec.Replicas = ptr.To[int32](3)
 	if w, errs := planUpdate(scaled, pair(), deny, nil); len(w)+len(errs) != 0 {
 		t.Errorf("scale: %v, %v", w, errs)
+	}
+}
+
+// externalRunning makes a role External, with the running groups the state records.
+func externalRunning(ds *disaggv1.DisaggregatedSet, i int, running int32) {
+	ds.Spec.Roles[i].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingExternal}
+	ds.Spec.Roles[i].Spec.Replicas = ptr.To(running)
+}
+
+// TestRolloutCountsRunningAndSlices: the preview counts an External role's running groups and
+// says so, and counts the groups of every slice.
+func TestRolloutCountsRunningAndSlices(t *testing.T) {
+	oldObj, newObj := pair(), pair()
+	externalRunning(oldObj, 1, 4)
+	externalRunning(newObj, 1, 4)
+	newObj.Spec.Roles[0].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Image = "vllm/vllm-openai:v0.12.0"
+	msg := PreviewRollout(newObj, oldObj).Message()
+	if want := "until all 6 groups (prefill 2, decode 4 running) are replaced (External roles: the groups running now"; !strings.Contains(msg, want) {
+		t.Errorf("External: %s\nwant %s", msg, want)
+	}
+
+	oldObj, newObj = pair(), pair()
+	oldObj.Spec.Slices, newObj.Spec.Slices = ptr.To[int32](2), ptr.To[int32](2)
+	newObj.Spec.Roles[0].Spec.Replicas, newObj.Spec.Roles[1].Spec.Replicas = ptr.To[int32](1), ptr.To[int32](1)
+	newObj.Spec.Roles[1].Spec.LeaderWorkerTemplate.Size = ptr.To[int32](4)
+	msg = PreviewRollout(newObj, oldObj).Message()
+	if want := "until 2 slices of 2 groups (4) are replaced, per slice prefill 1, decode 1;"; !strings.Contains(msg, want) {
+		t.Errorf("slices: %s\nwant %s", msg, want)
+	}
+}
+
+// TestExternalToStatic: a role leaving External plans the change from the groups that run (the
+// state's record) to replicas, and allow_group_restarts = false refuses a scale-down, not a
+// scale-up.
+func TestExternalToStatic(t *testing.T) {
+	deny := map[string]tftypes.Value{leaderworkerset.AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, false)}
+	cases := []struct {
+		name     string
+		replicas int32
+		extras   map[string]tftypes.Value
+		warning  string
+		err      string
+	}{
+		{"scale-down", 2, nil, "4 running groups -> 2: 2 groups of 16 GPUs removed", ""},
+		{"scale-down refused", 2, deny, "", "4 running groups -> 2: 2 groups of 16 GPUs removed"},
+		{"scale-up under the guard", 6, deny, "4 running groups -> 6: 2 groups of 16 GPUs added", ""},
+		{"same count", 4, deny, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			oldObj, newObj := pair(), pair()
+			externalRunning(oldObj, 1, 4)
+			newObj.Spec.Roles[1].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingStatic}
+			newObj.Spec.Roles[1].Spec.Replicas = ptr.To(c.replicas)
+			w, errs := planUpdate(newObj, oldObj, c.extras, nil)
+			switch {
+			case c.warning != "":
+				if len(w) != 1 || len(errs) != 0 || !strings.Contains(w[0].Detail, c.warning) || !strings.Contains(w[0].Detail, `"llama-decode"`) {
+					t.Errorf("got %v, %v; want a warning with %q", w, errs, c.warning)
+				}
+			case c.err != "":
+				if len(w) != 0 || len(errs) != 1 || errs[0].Field != "spec.roles[1].spec.replicas" || !strings.Contains(errs[0].Detail, c.err) ||
+					!strings.Contains(errs[0].Detail, "allow_group_restarts = false") {
+					t.Errorf("got %v, %v; want an error with %q", w, errs, c.err)
+				}
+			default:
+				if len(w)+len(errs) != 0 {
+					t.Errorf("got %v, %v; want nothing", w, errs)
+				}
+			}
+		})
+	}
+	// Static -> External and External -> External plan nothing of the kind.
+	oldObj, newObj := pair(), pair()
+	externalRunning(newObj, 1, 4)
+	if w, errs := planUpdate(newObj, oldObj, deny, nil); len(w)+len(errs) != 0 {
+		t.Errorf("Static -> External: %v, %v", w, errs)
+	}
+}
+
+// TestSlicesChange: a change of slices says which slices go or come, with their groups and GPUs.
+func TestSlicesChange(t *testing.T) {
+	oldObj, newObj := pair(), pair()
+	oldObj.Spec.Slices, newObj.Spec.Slices = ptr.To[int32](4), ptr.To[int32](2)
+	w, _ := planUpdate(newObj, oldObj, nil, nil)
+	want := "slices 4 -> 2: slices 2-3 are removed (their LeaderWorkerSets and pods are deleted): 12 groups (6 per slice: prefill 2, decode 4), 192 GPUs"
+	if len(w) != 1 || w[0].Detail != want {
+		t.Errorf("got %v\nwant %s", w, want)
+	}
+	oldObj.Spec.Slices, newObj.Spec.Slices = nil, ptr.To[int32](2)
+	w, _ = planUpdate(newObj, oldObj, nil, nil)
+	want = "slices 1 -> 2: slice 1 is added: 6 groups (6 per slice: prefill 2, decode 4), 96 GPUs"
+	if len(w) != 1 || w[0].Detail != want {
+		t.Errorf("got %v\nwant %s", w, want)
+	}
+}
+
+// TestComputeRevisionAsReleased: the port gives the revision of the released v0.9.0 module's
+// ComputeRevision (whose code v0.10.0 keeps) for templates of every kind of change.
+func TestComputeRevisionAsReleased(t *testing.T) {
+	edits := map[string]func(*disaggv1.DisaggregatedSet){
+		"as is": func(*disaggv1.DisaggregatedSet) {},
+		"image": func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.Roles[1].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Image = "x"
+		},
+		"size": func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.Roles[0].Spec.LeaderWorkerTemplate.Size = ptr.To[int32](4)
+		},
+		"role":     func(ds *disaggv1.DisaggregatedSet) { ds.Spec.Roles[0].Name = "p" },
+		"slices":   func(ds *disaggv1.DisaggregatedSet) { ds.Spec.Slices = ptr.To[int32](3) },
+		"external": func(ds *disaggv1.DisaggregatedSet) { externalRunning(ds, 1, 7) },
+		"annotation": func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.Roles[0].Spec.LeaderWorkerTemplate.WorkerTemplate.Annotations = map[string]string{"a": "b"}
+		},
+	}
+	seen := map[string]string{}
+	for name, edit := range edits {
+		ds := pair()
+		edit(ds)
+		released := make([]releasedds.DisaggregatedRoleSpec, len(ds.Spec.Roles))
+		for i, r := range ds.Spec.Roles {
+			released[i] = releasedds.DisaggregatedRoleSpec{Name: r.Name, LeaderWorkerSetTemplateSpec: r.LeaderWorkerSetTemplateSpec}
+		}
+		got, want := ComputeRevision(ds.Spec.Roles), releasedutils.ComputeRevision(released)
+		if got != want || len(got) != 8 {
+			t.Errorf("%s: %q, released %q", name, got, want)
+		}
+		seen[name] = got
+	}
+	for _, same := range []string{"slices", "external"} {
+		if seen[same] != seen["as is"] {
+			t.Errorf("%s changes the revision", same)
+		}
 	}
 }

@@ -4,23 +4,10 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	upstreamds "sigs.k8s.io/lws/api/disaggregatedset/v1"
-	disaggutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
-
-// ComputeRevision is the revision the controller gives the roles' LeaderWorkerSets: a hash of each
-// role's name and leaderWorkerTemplate only (scaling, replicas, slices and placement are not part
-// of it, in v0.9.0 as in v0.10.0: pkg/utils/disaggregatedset/utils.go ComputeRevision).
-func ComputeRevision(roles []disaggv1.DisaggregatedRoleSpec) string {
-	released := make([]upstreamds.DisaggregatedRoleSpec, len(roles))
-	for i, r := range roles {
-		released[i] = upstreamds.DisaggregatedRoleSpec{Name: r.Name, LeaderWorkerSetTemplateSpec: r.LeaderWorkerSetTemplateSpec}
-	}
-	return disaggutils.ComputeRevision(released)
-}
 
 // External reports whether a role is scaled by a DisaggregatedSetRoleScaler (v0.10.0
 // RoleScalingExternal): its spec.replicas is ignored by the controller.
@@ -52,10 +39,11 @@ func applyBody(body map[string]any, _ map[string]tftypes.Value) {
 	}
 }
 
-// planObject plans an External role's replicas as the live value recorded in state (whatever
-// another manager wrote is not drift) when the role was External before too; on a create, or when a
-// role becomes External (the provider stops sending the value, and the server then keeps another
-// manager's value or restores the CRD default), the value is known only after apply.
+// planObject plans an External role's replicas as the value recorded in state, the groups that
+// run (running.go; whatever another manager wrote is not drift) when the role was External
+// before too; on a create, or when a role becomes External (the provider stops sending the
+// value, and the controller seeds the role scaler with the groups that run), the value is known
+// only after apply.
 func planObject(plan, state tftypes.Value, _ map[string]tftypes.Value) tftypes.Value {
 	n := node()
 	rolesVal, ok := k8sschema.ValueAt(n, plan, "spec.roles")

@@ -72,7 +72,7 @@ func DisaggregatedSetAttribute() rschema.Attribute {
 	return rschema.SingleNestedAttribute{Computed: true, Attributes: attrs,
 		MarkdownDescription: "The pods this DisaggregatedSet runs and their summed requests and limits, per role and in " +
 			"total, at `replicas` and at the peak of a rollout (every role's surge groups at once: all roles roll " +
-			"together). " + footprintNote}
+			"together). An `External` role counts the groups that run (as of the last refresh). " + footprintNote}
 }
 
 // quantities is a map(string) of canonical quantities.

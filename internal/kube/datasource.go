@@ -73,7 +73,7 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		resp.Diagnostics.AddError(fmt.Sprintf("Cannot read %s %q", d.kind.GVK.Kind, r.importID(meta)), apiErrorDetail(err))
 		return
 	}
-	u, _ = withoutSettingsAnnotation(u)
+	u, _ = withoutSettingsAnnotation(r.AfterRead(ctx, u))
 	obj, err := d.kind.FromServer(u)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot decode "+d.kind.GVK.Kind, err.Error())

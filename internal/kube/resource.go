@@ -111,6 +111,10 @@ type Hooks struct {
 	// object back level by level, which takes a quarter of the time (20 LeaderWorkerSets: 8.5 s
 	// against 34 s), and the wait still returns only when they are gone.
 	AfterDelete func(ctx context.Context, dyn dynamic.Interface, namespace, name string) error
+	// AfterRead adjusts the object a refresh read before it becomes state, with what other
+	// objects say (the groups that run where a controller owns the count); it returns obj when
+	// it has nothing to add.
+	AfterRead func(ctx context.Context, dyn dynamic.Interface, obj *unstructured.Unstructured) *unstructured.Unstructured
 }
 
 // FromServer converts an object read from the server into the kind's Go type, with the
@@ -925,9 +929,25 @@ func (r *Resource) ReadRaw(ctx context.Context, prior tftypes.Value, private []b
 			return prior, true, private, diags
 		}
 	}
-	st, private, more := r.ReadFrom(prior, u, isImporting(attrs, r.kind.Node()), private)
+	st, private, more := r.ReadFrom(prior, r.AfterRead(ctx, u), isImporting(attrs, r.kind.Node()), private)
 	diags.Append(more...)
 	return st, false, private, diags
+}
+
+// ReadsOtherObjects reports whether the kind's state depends on other objects too (AfterRead):
+// then an unchanged resourceVersion does not mean an unchanged state.
+func (r *Resource) ReadsOtherObjects() bool { return r.kind.Hooks.AfterRead != nil }
+
+// AfterRead is the object read as the state records it: the kind's AfterRead hook applied.
+func (r *Resource) AfterRead(ctx context.Context, u *unstructured.Unstructured) *unstructured.Unstructured {
+	if r.kind.Hooks.AfterRead == nil || r.data == nil || r.data.Client == nil {
+		return u
+	}
+	dyn, err := r.data.Client.Dynamic()
+	if err != nil {
+		return u
+	}
+	return r.kind.Hooks.AfterRead(ctx, dyn, u)
 }
 
 // Fetch gets the object namespace/name; removed reports that it no longer exists.

@@ -131,7 +131,9 @@ func rollingUpdate(l *lwsv1.LeaderWorkerSet) *lwsv1.RollingUpdateConfiguration {
 // TestAccLeaderWorkerSet_rolloutDifferential applies generated edits one after another to a
 // running LeaderWorkerSet on the released v0.9.0 controller and compares, for each, the
 // preview's verdict (which running groups are recreated) with what the controller did: the
-// groups whose pods were replaced, and whether the leader StatefulSet's revision changed.
+// groups whose pods were replaced, and whether the leader StatefulSet's revision changed. The
+// verdict holds for v0.10.0 too: its revision code (pkg/utils/revision/revision_utils.go at
+// 2161f38) and LeaderWorkerTemplate type are those of v0.9.0.
 func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
 	acctest.SkipAfterFirstCLI(t)
 	const name, edits = "acc-rollout-diff", 60

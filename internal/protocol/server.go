@@ -495,7 +495,7 @@ func (s *server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRe
 	r := s.configured(f)
 	// The state records the resourceVersion of the object it was computed from: when the
 	// server still holds that version, nothing changed and the state stands as it is, without
-	// decoding and re-encoding it.
+	// decoding and re-encoding it (unless the state also records other objects).
 	var fetched *unstructured.Unstructured
 	if req.CurrentState != nil && req.CurrentState.JSON == nil {
 		if namespace, name, rv, ok := stateMetadata(req.CurrentState.MsgPack); ok && rv != "" {
@@ -509,7 +509,7 @@ func (s *server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRe
 				resp.NewIdentity = req.CurrentIdentity // as the framework answers for a removed resource
 				return resp, nil
 			}
-			if u.GetResourceVersion() == rv {
+			if u.GetResourceVersion() == rv && !r.ReadsOtherObjects() {
 				resp.NewIdentity = protoIdentity(f.res.IdentityValue(namespace, name))
 				return resp, nil
 			}
@@ -529,7 +529,7 @@ func (s *server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRe
 	var private []byte
 	var diags diag.Diagnostics
 	if fetched != nil {
-		newState, private, diags = r.ReadFrom(current, fetched, false, resp.Private)
+		newState, private, diags = r.ReadFrom(current, r.AfterRead(ctx, fetched), false, resp.Private)
 	} else {
 		newState, removed, private, diags = r.ReadRaw(ctx, current, resp.Private)
 	}
