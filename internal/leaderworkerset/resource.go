@@ -145,7 +145,7 @@ func buildNode() *k8sschema.Node {
 			"status":                                          k8sschema.Computed,
 		},
 		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
-		// The restart action (restart_action.go) rolls the groups by stamping the templates with
+		// The restart action (restartaction.go) rolls the groups by stamping the templates with
 		// its own field manager; the resource neither reports nor removes that stamp.
 		ForeignKeys: map[string][]string{
 			lwt + "leaderTemplate.metadata.annotations": {RestartedAtAnnotation},
