@@ -82,13 +82,13 @@ func planObject(plan, state tftypes.Value, _ map[string]tftypes.Value) tftypes.V
 				}
 			}
 		}
-		out[i] = setAttrPath(role, replicas, "spec", "replicas")
+		out[i] = k8sschema.SetAttrPath(role, replicas, "spec", "replicas")
 		changed = true
 	}
 	if !changed {
 		return plan
 	}
-	return setAttrPath(plan, tftypes.NewValue(rolesVal.Type(), out), "spec", "roles")
+	return k8sschema.SetAttrPath(plan, tftypes.NewValue(rolesVal.Type(), out), "spec", "roles")
 }
 
 // roleExternal reports whether a role value (planned or prior) has scaling.mode = "External".
@@ -136,28 +136,4 @@ func externalReplicasWarning(set, role string) string {
 		"DisaggregatedSetRoleScaler %q (by an autoscaler such as a HorizontalPodAutoscaler or KEDA), the controller "+
 		"ignores the role's own replicas, and the provider does not send them. Remove replicas from this role.",
 		role, ScalerName(set, role))
-}
-
-// setAttrPath returns v with the attribute at the given names replaced.
-func setAttrPath(v, leaf tftypes.Value, names ...string) tftypes.Value {
-	if len(names) == 0 {
-		return leaf
-	}
-	if !v.IsKnown() || v.IsNull() {
-		return v
-	}
-	var attrs map[string]tftypes.Value
-	if v.As(&attrs) != nil {
-		return v
-	}
-	child, ok := attrs[names[0]]
-	if !ok {
-		return v
-	}
-	out := make(map[string]tftypes.Value, len(attrs))
-	for k, x := range attrs {
-		out[k] = x
-	}
-	out[names[0]] = setAttrPath(child, leaf, names[1:]...)
-	return tftypes.NewValue(v.Type(), out)
 }

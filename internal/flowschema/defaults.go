@@ -1,7 +1,8 @@
-// Package flowschema holds the offline (plan-time) rules for
-// flowcontrol.apiserver.k8s.io/v1 FlowSchema objects: the server-side
-// defaults, a port of kube-apiserver v1.37 validation and the bootstrap
-// (mandatory/suggested) objects.
+// Package flowschema is the kube.Kind of the FlowSchema (flowcontrol.apiserver.k8s.io/v1), the
+// kubeinfer_flow_schema resource and data source. Offline, at plan time: the schema, the
+// server-side defaults, a port of kube-apiserver v1.37 validation and the bootstrap
+// (mandatory/suggested) objects. Against the cluster: the apply's short wait for the Dangling
+// condition.
 package flowschema
 
 import (

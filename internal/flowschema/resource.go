@@ -79,14 +79,8 @@ func buildNode() *k8sschema.Node {
 		resRules = rules + "resourceRules."
 		nonRes   = rules + "nonResourceRules."
 	)
-	return k8sschema.Build(reflect.TypeOf(flowcontrolv1.FlowSchema{}), k8sschema.Options{
-		Only: map[string][]string{"metadata": {"name", "labels", "annotations", "uid", "resourceVersion", "generation"}},
+	opts := k8sschema.Options{
 		Modes: map[string]k8sschema.Mode{
-			"metadata":                             k8sschema.Required,
-			"metadata.name":                        k8sschema.Required,
-			"metadata.uid":                         k8sschema.Computed,
-			"metadata.resourceVersion":             k8sschema.Computed,
-			"metadata.generation":                  k8sschema.Computed,
 			"spec":                                 k8sschema.Required,
 			"spec.priorityLevelConfiguration":      k8sschema.Required,
 			"spec.priorityLevelConfiguration.name": k8sschema.Required,
@@ -105,8 +99,7 @@ func buildNode() *k8sschema.Node {
 			nonRes + "nonResourceURLs":             k8sschema.Required,
 			"status":                               k8sschema.Computed,
 		},
-		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
-		FieldDocs:     fieldDocs,
+		FieldDocs: fieldDocs,
 		Notes: map[string]string{
 			"spec.distinguisherMethod.type":               "One of `ByUser` or `ByNamespace`.",
 			"spec.rules.subjects.kind":                    "One of `User`, `Group` or `ServiceAccount`, with exactly the matching member set.",
@@ -114,19 +107,18 @@ func buildNode() *k8sschema.Node {
 			"spec.rules.nonResourceRules.nonResourceURLs": "Non-empty; each a path starting with `/`, optionally ending in `/*`, or `*` alone.",
 		},
 		Descriptions: map[string]string{
-			"metadata":                             "Standard object metadata. The schema is cluster-scoped: there is no namespace.",
-			"metadata.name":                        "Name of the flow schema, a DNS subdomain. Changing it replaces the schema. The names of the bootstrap schemas are reserved (see the resource description).",
-			"metadata.labels":                      "Labels of the flow schema. Labels added by others are not reported as drift.",
-			"metadata.annotations":                 "Annotations of the flow schema. Annotations added by others are not reported as drift. `apf.kubernetes.io/autoupdate-spec = \"true\"` makes the server delete a schema of your own.",
-			"metadata.uid":                         "Unique identifier assigned by the server.",
-			"metadata.resourceVersion":             "Version of the object in the server's storage.",
-			"metadata.generation":                  "Sequence number of spec changes, set by the server.",
 			"spec.priorityLevelConfiguration":      "The priority level that requests matching this schema are sent to.",
 			"spec.priorityLevelConfiguration.name": "Name of the priority level, e.g. `kubeinfer_priority_level_configuration.x.metadata.name` (a DNS subdomain). A level that does not exist is accepted and reported as `Dangling` in the status.",
 			"spec.matchingPrecedence":              "Which schema wins when several match: the lowest value. Between 1 and 10000; 1 is reserved for the schema named `exempt`. Defaults to 1000 (planned by the provider); an explicit 0 is rejected at plan because the server would silently replace it.",
 			"status":                               "Current state reported by the API server (condition `Dangling` says whether the priority level exists).",
 		},
-	})
+	}
+	return k8sschema.Build(reflect.TypeOf(flowcontrolv1.FlowSchema{}), k8sschema.WithClusterScopedMetadata(opts, k8sschema.MetadataDocs{
+		Metadata:    "Standard object metadata. The schema is cluster-scoped: there is no namespace.",
+		Name:        "Name of the flow schema, a DNS subdomain. Changing it replaces the schema. The names of the bootstrap schemas are reserved (see the resource description).",
+		Labels:      "Labels of the flow schema. Labels added by others are not reported as drift.",
+		Annotations: "Annotations of the flow schema. Annotations added by others are not reported as drift. `apf.kubernetes.io/autoupdate-spec = \"true\"` makes the server delete a schema of your own.",
+	}))
 }
 
 func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []kube.Warning) {

@@ -218,3 +218,28 @@ func ValueAt(root *Node, v tftypes.Value, fieldPath string) (tftypes.Value, bool
 	}
 	return v, v.IsKnown()
 }
+
+// SetAttrPath returns v with the attribute at the given Terraform attribute names replaced by
+// leaf; v as it is when a value on the way is null, unknown or lacks the attribute.
+func SetAttrPath(v, leaf tftypes.Value, names ...string) tftypes.Value {
+	if len(names) == 0 {
+		return leaf
+	}
+	if !v.IsKnown() || v.IsNull() {
+		return v
+	}
+	var attrs map[string]tftypes.Value
+	if v.As(&attrs) != nil {
+		return v
+	}
+	child, ok := attrs[names[0]]
+	if !ok {
+		return v
+	}
+	out := make(map[string]tftypes.Value, len(attrs))
+	for k, x := range attrs {
+		out[k] = x
+	}
+	out[names[0]] = SetAttrPath(child, leaf, names[1:]...)
+	return tftypes.NewValue(v.Type(), out)
+}

@@ -42,14 +42,8 @@ func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 }
 
 func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return
-	}
-	data, ok := req.ProviderData.(*ProviderData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("expected *kube.ProviderData, got %T", req.ProviderData))
-		return
-	}
+	data, diags := ProviderDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
 	d.data = data
 }
 

@@ -65,11 +65,10 @@ func (d *PluralDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	}
 }
 
-func (d *PluralDataSource) Configure(ctx context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	(&DataSource{kind: d.kind}).Configure(ctx, req, resp)
-	if ds, ok := req.ProviderData.(*ProviderData); ok {
-		d.data = ds
-	}
+func (d *PluralDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	data, diags := ProviderDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	d.data = data
 }
 
 func (d *PluralDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -1,6 +1,12 @@
 package kube
 
-import "github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
+import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
+)
 
 // ProviderData is what the provider hands to every resource, data source,
 // ephemeral resource, action and list resource in Configure.
@@ -13,4 +19,21 @@ type ProviderData struct {
 	Client *kubeclient.Client
 	// FieldManager is the server-side apply field manager name.
 	FieldManager string
+}
+
+// ProviderDataFrom is the provider data a Configure request carries (its ProviderData field),
+// for the Configure method of every resource, data source and action. It is nil without
+// diagnostics before the provider is configured: the framework configures them for offline
+// RPCs (validation) too.
+func ProviderDataFrom(providerData any) (*ProviderData, diag.Diagnostics) {
+	if providerData == nil {
+		return nil, nil
+	}
+	data, ok := providerData.(*ProviderData)
+	if !ok {
+		var diags diag.Diagnostics
+		diags.AddError("Unexpected provider data", fmt.Sprintf("Expected *kube.ProviderData, got %T.", providerData))
+		return nil, diags
+	}
+	return data, nil
 }

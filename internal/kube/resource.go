@@ -218,14 +218,8 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 }
 
 func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return
-	}
-	data, ok := req.ProviderData.(*ProviderData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("expected *kube.ProviderData, got %T", req.ProviderData))
-		return
-	}
+	data, diags := ProviderDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
 	r.data = data
 }
 

@@ -148,7 +148,7 @@ func buildNode() *k8sschema.Node {
 			"status":                                          k8sschema.Computed,
 		},
 		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
-		// The restart action (restart_action.go) rolls the groups by stamping the templates with
+		// The restart action (restartaction.go) rolls the groups by stamping the templates with
 		// its own field manager; the resource neither reports nor removes that stamp.
 		ForeignKeys: map[string][]string{
 			lwt + "leaderTemplate.metadata.annotations": {RestartedAtAnnotation},
@@ -252,29 +252,5 @@ func planObject(plan, state tftypes.Value, extras map[string]tftypes.Value) tfty
 	} else {
 		return plan
 	}
-	return setAttrPath(plan, replicas, "spec", "replicas")
-}
-
-// setAttrPath returns v with the attribute at the given names replaced.
-func setAttrPath(v, leaf tftypes.Value, names ...string) tftypes.Value {
-	if len(names) == 0 {
-		return leaf
-	}
-	if !v.IsKnown() || v.IsNull() {
-		return v
-	}
-	var attrs map[string]tftypes.Value
-	if v.As(&attrs) != nil {
-		return v
-	}
-	out := make(map[string]tftypes.Value, len(attrs))
-	for k, x := range attrs {
-		out[k] = x
-	}
-	child, ok := attrs[names[0]]
-	if !ok {
-		return v
-	}
-	out[names[0]] = setAttrPath(child, leaf, names[1:]...)
-	return tftypes.NewValue(v.Type(), out)
+	return k8sschema.SetAttrPath(plan, replicas, "spec", "replicas")
 }

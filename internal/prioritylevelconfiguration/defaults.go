@@ -1,7 +1,8 @@
-// Package prioritylevelconfiguration holds the offline (plan-time) rules for
-// flowcontrol.apiserver.k8s.io/v1 PriorityLevelConfiguration objects: the
-// server-side defaults, a port of kube-apiserver v1.37 validation, the
-// bootstrap (mandatory/suggested) objects and the APF capacity formulas.
+// Package prioritylevelconfiguration is the kube.Kind of the PriorityLevelConfiguration
+// (flowcontrol.apiserver.k8s.io/v1), the kubeinfer_priority_level_configuration resource and
+// data source. Its own code is all offline (plan-time): the schema, the server-side defaults, a
+// port of kube-apiserver v1.37 validation, the bootstrap (mandatory/suggested) objects, and the
+// APF capacity formulas behind the apf_capacity function.
 package prioritylevelconfiguration
 
 import (

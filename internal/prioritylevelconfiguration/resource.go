@@ -58,14 +58,8 @@ var node = sync.OnceValue(buildNode)
 
 func buildNode() *k8sschema.Node {
 	queuing := "spec.limited.limitResponse.queuing."
-	return k8sschema.Build(reflect.TypeOf(flowcontrolv1.PriorityLevelConfiguration{}), k8sschema.Options{
-		Only: map[string][]string{"metadata": {"name", "labels", "annotations", "uid", "resourceVersion", "generation"}},
+	opts := k8sschema.Options{
 		Modes: map[string]k8sschema.Mode{
-			"metadata":                              k8sschema.Required,
-			"metadata.name":                         k8sschema.Required,
-			"metadata.uid":                          k8sschema.Computed,
-			"metadata.resourceVersion":              k8sschema.Computed,
-			"metadata.generation":                   k8sschema.Computed,
 			"spec":                                  k8sschema.Required,
 			"spec.type":                             k8sschema.Required,
 			"spec.limited.nominalConcurrencyShares": k8sschema.OptionalComputed,
@@ -79,8 +73,7 @@ func buildNode() *k8sschema.Node {
 			"spec.exempt.lendablePercent":           k8sschema.OptionalComputed,
 			"status":                                k8sschema.Computed,
 		},
-		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
-		FieldDocs:     fieldDocs,
+		FieldDocs: fieldDocs,
 		Notes: map[string]string{
 			"spec.type":                             "One of `Limited` or `Exempt`; `Exempt` only for the level named `exempt`, which must be `Exempt`.",
 			"spec.limited.nominalConcurrencyShares": "At least 0 (0 makes a \"jail\" level). Defaults to 30.",
@@ -94,16 +87,15 @@ func buildNode() *k8sschema.Node {
 			"spec.exempt.lendablePercent":           "Between 0 and 100. Defaults to 0.",
 		},
 		Descriptions: map[string]string{
-			"metadata":                 "Standard object metadata. The level is cluster-scoped: there is no namespace.",
-			"metadata.name":            "Name of the level, a DNS subdomain. Changing it replaces the level. The names of the bootstrap levels are reserved (see the resource description).",
-			"metadata.labels":          "Labels of the level. Labels added by others are not reported as drift.",
-			"metadata.annotations":     "Annotations of the level. Annotations added by others are not reported as drift. `apf.kubernetes.io/autoupdate-spec = \"true\"` makes the server delete a level of your own.",
-			"metadata.uid":             "Unique identifier assigned by the server.",
-			"metadata.resourceVersion": "Version of the object in the server's storage.",
-			"metadata.generation":      "Sequence number of spec changes, set by the server.",
-			"status":                   "Current state reported by the API server.",
+			"status": "Current state reported by the API server.",
 		},
-	})
+	}
+	return k8sschema.Build(reflect.TypeOf(flowcontrolv1.PriorityLevelConfiguration{}), k8sschema.WithClusterScopedMetadata(opts, k8sschema.MetadataDocs{
+		Metadata:    "Standard object metadata. The level is cluster-scoped: there is no namespace.",
+		Name:        "Name of the level, a DNS subdomain. Changing it replaces the level. The names of the bootstrap levels are reserved (see the resource description).",
+		Labels:      "Labels of the level. Labels added by others are not reported as drift.",
+		Annotations: "Annotations of the level. Annotations added by others are not reported as drift. `apf.kubernetes.io/autoupdate-spec = \"true\"` makes the server delete a level of your own.",
+	}))
 }
 
 func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []kube.Warning) {

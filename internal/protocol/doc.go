@@ -16,6 +16,13 @@
 // building tftypes values, and reads an object's name and resourceVersion from a state without
 // decoding the rest.
 //
+// One file per RPC family, as in hashicorp's manifest provider (terraform-provider-kubernetes,
+// manifest/provider): server.go (the server and the kinds' resources it serves), schema.go
+// (GetProviderSchema, GetMetadata and the schema builder), validate.go, plan.go, read.go,
+// apply.go, upgrade.go, generateconfig.go, forward.go (the list resource and action RPCs,
+// passed to the framework) and convert.go (diagnostics, attribute paths and identities in the
+// protocol's types).
+//
 // Serve (answer.go) is the binary's go-plugin server: tf6server's gRPC service, with the
 // GetProviderSchema answer sent from bytes encoded at build time.
 //

@@ -1,4 +1,7 @@
-// Package provider implements the kubeinfer Terraform provider.
+// Package provider is the kubeinfer Terraform provider: its configuration (the KUBE_*
+// attributes) and Configure, the one list of kinds from which its resources, data sources, list
+// resources and the fast path (package protocol) are built, its functions and actions, and the
+// GetProviderSchema answer encoded at build time (schema_answer.binpb) that the binary serves.
 package provider
 
 import (

@@ -120,14 +120,8 @@ func (a *restartAction) Schema(ctx context.Context, _ action.SchemaRequest, resp
 }
 
 func (a *restartAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return
-	}
-	data, ok := req.ProviderData.(*kube.ProviderData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("Expected *kube.ProviderData, got %T.", req.ProviderData))
-		return
-	}
+	data, diags := kube.ProviderDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
 	a.data = data
 }
 
