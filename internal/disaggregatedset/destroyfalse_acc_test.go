@@ -18,6 +18,6 @@ func TestAccDisaggregatedSet_destroyFalse(t *testing.T) {
 		TerraformVersionChecks:   acctest.SkipBelowTerraform116(),
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             cleanedUp(t, name),
-		Steps: acctest.DestroyFalseSteps(acctest.ProviderConfig(t)+pair(name, "vllm/vllm-openai:v0.11.0", 1), addr, "default/"+name, ds, name),
+		Steps:                    acctest.DestroyFalseSteps(acctest.ProviderConfig(t)+pair(name, "vllm/vllm-openai:v0.11.0", 1), addr, "default/"+name, ds, name),
 	})
 }
