@@ -29,14 +29,8 @@ func terraformAtLeast(t *testing.T, min *goversion.Version) string {
 	if tf == "" {
 		t.Skip("needs TF_ACC_TERRAFORM_PATH (set by " + acctest.EnvCLIs + ")")
 	}
-	var ver struct {
-		Version string `json:"terraform_version"`
-	}
-	if out, err := exec.Command(tf, "version", "-json").Output(); err != nil || json.Unmarshal(out, &ver) != nil {
-		t.Fatalf("terraform version: %v", err)
-	}
-	if v, err := goversion.NewVersion(ver.Version); err != nil || v.LessThan(min) {
-		t.Skipf("Terraform %s: needs %s or later", ver.Version, min)
+	if v := acctest.CLIVersion(t, tf); v.LessThan(min) {
+		t.Skipf("Terraform %s: needs %s or later", v, min)
 	}
 	return tf
 }
