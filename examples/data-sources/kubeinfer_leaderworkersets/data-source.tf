@@ -1,14 +1,21 @@
 # Adopting every LeaderWorkerSet of a namespace where `terraform query` is not
-# available (OpenTofu, Terraform before 1.14): the data source lists them, the
-# import block imports each, and `tofu plan -generate-config-out=generated.tf`
-# writes the resource blocks. LeaderWorkerSets a DisaggregatedSet owns are left out.
+# available (OpenTofu, Terraform before 1.14): the data source lists them, and
+# this output writes one import block per object. `tofu apply` (it reads the data
+# source only), `tofu output -raw import_blocks > imports.tf`, then
+# `tofu plan -generate-config-out=generated.tf` writes the resource blocks
+# (configuration generation takes no import block with for_each).
+# LeaderWorkerSets a DisaggregatedSet owns are left out.
 data "kubeinfer_leaderworkersets" "inference" {
   namespace      = "inference"
   label_selector = "app.kubernetes.io/name=vllm"
 }
 
-import {
-  for_each = { for o in data.kubeinfer_leaderworkersets.inference.items : o.name => o }
-  to       = kubeinfer_leaderworkerset.adopted[each.key]
-  id       = each.value.import_id
+output "import_blocks" {
+  value = join("", [for o in data.kubeinfer_leaderworkersets.inference.items : <<-EOT
+    import {
+      to = kubeinfer_leaderworkerset.${replace(o.name, "-", "_")}
+      id = "${o.import_id}"
+    }
+    EOT
+  ])
 }
