@@ -18,9 +18,9 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
 )
 
-// terraformAtLeast skips the test unless TF_ACC_TERRAFORM_PATH is a Terraform of version min or
+// terraformAtLeast skips the test unless TF_ACC_TERRAFORM_PATH is a Terraform of version atLeast or
 // later (OpenTofu has no actions), and returns its path.
-func terraformAtLeast(t *testing.T, min *goversion.Version) string {
+func terraformAtLeast(t *testing.T, atLeast *goversion.Version) string {
 	t.Helper()
 	if os.Getenv("TF_ACC_PROVIDER_HOST") == "registry.opentofu.org" {
 		t.Skip("OpenTofu has no actions")
@@ -29,8 +29,8 @@ func terraformAtLeast(t *testing.T, min *goversion.Version) string {
 	if tf == "" {
 		t.Skip("needs TF_ACC_TERRAFORM_PATH (set by " + acctest.EnvCLIs + ")")
 	}
-	if v := acctest.CLIVersion(t, tf); v.LessThan(min) {
-		t.Skipf("Terraform %s: needs %s or later", v, min)
+	if v := acctest.CLIVersion(t, tf); v.LessThan(atLeast) {
+		t.Skipf("Terraform %s: needs %s or later", v, atLeast)
 	}
 	return tf
 }
