@@ -2,6 +2,7 @@ package flowschema_test
 
 import (
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -20,6 +21,9 @@ import (
 // identities, and one import block with for_each over it adopts both with an empty plan; a
 // configuration without them then deletes them.
 func TestAccFlowSchema_adoptByNames(t *testing.T) {
+	if !acctest.IsFirstCLI() && os.Getenv("TF_ACC_PROVIDER_HOST") != "registry.opentofu.org" {
+		t.Skip("the path for the CLIs without terraform query: it runs under the first CLI and OpenTofu")
+	}
 	acctest.Cluster(t)
 	pc := acctest.ProviderConfig(t)
 	names := []string{"acc-fs-adopt-a", "acc-fs-adopt-b"}
