@@ -17,20 +17,23 @@
 #   hygiene        gofmt, `go mod tidy -diff`, actionlint of .github/workflows,
 #                  and generated code (deepcopy, test CRD) as `make generate` writes it
 #   lint           golangci-lint (.golangci.yml), 0 issues (tools/lint)
-#   terraform-latest  the newest Terraform release built and cached (tools/terraform),
-#                  and validate of every example under it (the import-by-identity
-#                  examples need 1.12)
+#   terraform-latest  the newest Terraform release built and cached
+#                  (tools/terraform-latest), and validate of every example under it
+#                  (the import-by-identity examples need 1.12)
+#   terraform-1.14 Terraform 1.14 built and cached (tools/terraform)
 #   terraform-oldest  the oldest Terraform the docs claim built (tools/terraform-oldest)
 #   tofu           OpenTofu built and cached (tools/tofu)
 #   go             unit + acceptance tests, TF_ACC=1, on real test clusters
 #                  (go test -p 2: at most two packages run a cluster at once), under
 #                  every CLI in turn in the same test process, so that a package
 #                  starts its clusters once for all of them (acctest.EnvCLIs): the
-#                  Terraform on PATH (every test), the newest Terraform (resource
-#                  identity and terraform query run here: they need 1.12 and 1.14),
-#                  OpenTofu, and a smoke run under the oldest Terraform (create,
-#                  plan, import and destroy of each kind). The summary adds each
-#                  CLI's time, summed over the packages
+#                  Terraform on PATH (every test), the newest Terraform (every
+#                  acceptance test; resource identity, terraform query, actions and
+#                  what 1.16 brought run here), OpenTofu, a run under Terraform 1.14
+#                  of the tests of what it brought (identity, query, the restart
+#                  action), and a smoke run under the oldest Terraform (create, plan,
+#                  import and destroy of each kind). The summary adds each CLI's
+#                  time, summed over the packages
 #   docs           docs/ matches what tfplugindocs generates now
 #   examples       terraform fmt -check and terraform validate of every example folder
 #   release        goreleaser check + linux_amd64 snapshot with artifact checks
@@ -74,7 +77,7 @@ if [[ -n ${TF_CLI_CONFIG_FILE:-} && ! -e $TF_CLI_CONFIG_FILE ]]; then
 	unset TF_CLI_CONFIG_FILE
 fi
 
-all_phases=(terraform assets faults hygiene lint terraform-latest terraform-oldest tofu go docs examples release tofu-examples)
+all_phases=(terraform assets faults hygiene lint terraform-latest terraform-1.14 terraform-oldest tofu go docs examples release tofu-examples)
 phases=("$@")
 ((${#phases[@]} > 0)) || phases=("${all_phases[@]}")
 
@@ -83,6 +86,7 @@ testargs=($TESTARGS)
 
 tofu_bin=
 terraform_latest_bin=
+terraform_114_bin=
 terraform_oldest_bin=
 
 # The packages of the go phases: all but the fault suite, which has a phase
@@ -194,6 +198,10 @@ phase_unit() {
 # The smoke run under the oldest Terraform: one create, plan, import and destroy of each kind.
 oldest_smoke='^(TestAccLeaderWorkerSet_minimalVLLM|TestAccPriorityLevelConfiguration_lifecycle|TestAccFlowSchema_lifecycle|TestAccDisaggregatedSet_lifecycle)$'
 
+# The run under Terraform 1.14: the tests of what it brought (resource identity, terraform query
+# and its generated configuration, the restart action), which the newest Terraform runs as well.
+terraform_114_run='^(TestAcc(LeaderWorkerSet|DisaggregatedSet|PriorityLevelConfiguration)_identity|TestAccLeaderWorkerSet_(query|querySkipsControlled|restartAction|restartActionInvoke))$'
+
 phase_go() {
 	local clis times rc
 	ensure_assets || return 1
@@ -209,6 +217,7 @@ phase_go() {
 	# left out by acctest, so that go test does not report the package "[no tests to run]".
 	clis="terraform=$TF_ACC_TERRAFORM_PATH"
 	[[ -n $terraform_oldest_bin ]] && clis+=" terraform=$terraform_oldest_bin=$oldest_smoke"
+	[[ -n $terraform_114_bin ]] && clis+=" terraform=$terraform_114_bin=$terraform_114_run"
 	[[ -n $terraform_latest_bin ]] && clis+=" terraform=$terraform_latest_bin"
 	[[ -n $tofu_bin ]] && clis+=" tofu=$tofu_bin"
 	times=$(mktemp "${TMPDIR:-/tmp}/kubeinfer-cli-times.XXXXXX")
@@ -288,7 +297,7 @@ phase_release() {
 cli_only_skip='[Pp]arity|^TestAccHarness'
 
 phase_terraform-latest() {
-	terraform_latest_bin=$(scripts/tool.sh terraform) || return 1
+	terraform_latest_bin=$(scripts/tool.sh terraform-latest) || return 1
 	"$terraform_latest_bin" version | sed -n 1p
 	# The import-by-identity examples validate from 1.12 on.
 	scripts/validate-examples.sh "$terraform_latest_bin"
@@ -305,6 +314,12 @@ phase_terraform-latest-acc() {
 acc_under() {
 	TF_ACC=1 KUBEINFER_TEST_CLIS="$1=$2" \
 		go test -p "$TEST_P" -count=1 -timeout "$TEST_TIMEOUT" -run '^TestAcc' -skip "$cli_only_skip" "${testargs[@]}" $(packages)
+}
+
+# Terraform 1.14; the go phase runs the tests of what it brought under it.
+phase_terraform-1.14() {
+	terraform_114_bin=$(scripts/tool.sh terraform) || return 1
+	"$terraform_114_bin" version | sed -n 1p
 }
 
 # The oldest Terraform the README claims; the go phase runs the smoke run under it.

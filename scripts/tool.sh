@@ -12,7 +12,9 @@
 #   opa            tools/opa        github.com/open-policy-agent/opa (policies on plan JSON, examples/policy)
 #   tflint         tools/tflint     github.com/terraform-linters/tflint (runs the tflint-ruleset-kubeinfer plugin)
 #   terraform      tools/terraform  github.com/hashicorp/terraform (by tools/terraform/build.sh):
-#                                   the newest release, run by the terraform-latest phases
+#                                   Terraform 1.14, run by the terraform-1.14 phase (and docs.sh)
+#   terraform-latest tools/terraform-latest  the same, the newest release, run by the
+#                                   terraform-latest phases
 #   terraform-oldest tools/terraform-oldest  the same, the oldest release the docs claim
 #
 # The version is the one required by the module folder's go.mod, so bumping a
@@ -22,7 +24,7 @@
 # printed on stdout; progress goes to stderr. Safe to run concurrently.
 set -euo pipefail
 
-name=${1:?usage: tool.sh tfplugindocs|goreleaser|golangci-lint|tofu|actionlint|controller-gen|terraform|terraform-oldest}
+name=${1:?usage: tool.sh tfplugindocs|goreleaser|golangci-lint|tofu|actionlint|controller-gen|terraform|terraform-latest|terraform-oldest}
 case $name in
 tfplugindocs) moddir=docs mod=github.com/hashicorp/terraform-plugin-docs pkg=github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs ;;
 goreleaser) moddir=release mod=github.com/goreleaser/goreleaser/v2 pkg=github.com/goreleaser/goreleaser/v2 ;;
@@ -33,6 +35,7 @@ controller-gen) moddir=crdgen mod=sigs.k8s.io/controller-tools pkg=sigs.k8s.io/c
 opa) moddir=opa mod=github.com/open-policy-agent/opa pkg=github.com/open-policy-agent/opa ;;
 tflint) moddir=tflint mod=github.com/terraform-linters/tflint pkg=github.com/terraform-linters/tflint ;;
 terraform) moddir=terraform mod=github.com/hashicorp/terraform pkg=github.com/hashicorp/terraform builder=terraform ;;
+terraform-latest) moddir=terraform-latest mod=github.com/hashicorp/terraform pkg=github.com/hashicorp/terraform builder=terraform ;;
 terraform-oldest) moddir=terraform-oldest mod=github.com/hashicorp/terraform pkg=github.com/hashicorp/terraform builder=terraform ;;
 *)
 	echo "tool.sh: unknown tool $name" >&2

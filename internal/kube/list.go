@@ -93,7 +93,7 @@ func (r *Resource) List(ctx context.Context, req list.ListRequest, stream *list.
 		// First in the stream: Terraform stops reading at the limit (terraform v1.14.3
 		// internal/plugin6/grpc_provider.go, GRPCProvider.ListResource), and takes a result
 		// with warnings and no identity as diagnostics only.
-		diags.Append(r.skippedWarning(skipped))
+		diags.Append(r.skippedWarning(skipped, "the list block's config"))
 	}
 	stream.Results = func(push func(list.ListResult) bool) {
 		if len(diags) > 0 && !push(list.ListResult{Diagnostics: diags}) {
@@ -144,8 +144,9 @@ func (r *Resource) listObjects(ctx context.Context, ns, selector string, limit i
 }
 
 // skippedWarning says how many objects the list left out because a controller owns them, by
-// the owners' kinds, e.g. "3 LeaderWorkerSets owned by a DisaggregatedSet were skipped".
-func (r *Resource) skippedWarning(skipped []metav1.OwnerReference) diag.Diagnostic {
+// the owners' kinds, e.g. "3 LeaderWorkerSets owned by a DisaggregatedSet were skipped"; where
+// is the configuration in which include_controlled would list them.
+func (r *Resource) skippedWarning(skipped []metav1.OwnerReference, where string) diag.Diagnostic {
 	counts := map[string]int{}
 	owners := map[string][]string{}
 	for _, ref := range skipped {
@@ -172,8 +173,8 @@ func (r *Resource) skippedWarning(skipped []metav1.OwnerReference) diag.Diagnost
 	return diag.NewWarningDiagnostic(summary, fmt.Sprintf(
 		"%s. Their controller (owners: %s) creates, changes and deletes them: a resource imported from one would make "+
 			"Terraform manage it beside the controller, and create it again after the controller replaced it. Manage the "+
-			"owner instead, or set %s = true in the list block's config to list them as well.",
-		summary, strings.Join(names, "; "), listAttrIncludeControlled))
+			"owner instead, or set %s = true in %s to list them as well.",
+		summary, strings.Join(names, "; "), listAttrIncludeControlled, where))
 }
 
 // countOf is "1 LeaderWorkerSet" or "3 LeaderWorkerSets".

@@ -488,9 +488,10 @@ var kinds = []*kube.Kind{
 
 // DataSources returns the data sources of the provider.
 func (p *kubeinferProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	out := make([]func() datasource.DataSource, 0, len(kinds)+2*len(readOnlyKinds))
+	out := make([]func() datasource.DataSource, 0, 2*len(kinds)+2*len(readOnlyKinds))
 	for _, k := range kinds {
-		out = append(out, kube.NewDataSource(k))
+		// The names data source: adoption where `terraform query` is not available.
+		out = append(out, kube.NewDataSource(k), kube.NewNamesDataSource(k))
 	}
 	for _, k := range readOnlyKinds {
 		out = append(out, kube.NewDataSource(k), kube.NewPluralDataSource(k))

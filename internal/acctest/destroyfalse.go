@@ -1,0 +1,102 @@
+package acctest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
+)
+
+// DestroyFalseSteps are the steps of a test of lifecycle { destroy = false } (Terraform 1.16),
+// the way to hand an object over to another tool. config holds the resource addr; its block
+// gets the rule. Terraform 1.16 applies the rule where it would destroy the object with the
+// block still in the configuration (terraform destroy, a replacement); a block removed from the
+// configuration is destroyed unless a removed block says destroy = false
+// (hashicorp/terraform v1.16.3 internal/terraform/node_resource_plan_orphan.go: the rule is
+// read from the resource's configuration). So:
+//  1. the object is created with the rule;
+//  2. terraform destroy plans forget, not delete: the state forgets the object and the object
+//     (ri, name) stays in the cluster with the same UID;
+//  3. an import block (importID) adopts it again with an empty plan. Its configuration has no
+//     rule, so the test's final destroy deletes the object.
+func DestroyFalseSteps(config, addr, importID string, ri dynamic.ResourceInterface, name string) []resource.TestStep {
+	header := fmt.Sprintf("resource %q %q {", strings.SplitN(addr, ".", 2)[0], strings.SplitN(addr, ".", 2)[1])
+	kept := strings.Replace(config, header, header+"\n  lifecycle {\n    destroy = false\n  }\n", 1)
+	adopt := config + fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", addr, importID)
+	var uid string
+	return []resource.TestStep{
+		{
+			Config: kept,
+			Check: func(*terraform.State) error {
+				u, err := ri.Get(context.Background(), name, metav1.GetOptions{})
+				if err != nil {
+					return err
+				}
+				uid = string(u.GetUID())
+				return nil
+			},
+		},
+		{
+			Config:  kept,
+			Destroy: true,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				expectForget{addr: addr},
+			}},
+			Check: func(*terraform.State) error {
+				u, err := ri.Get(context.Background(), name, metav1.GetOptions{})
+				if err != nil {
+					return fmt.Errorf("destroy = false: the object is gone from the cluster: %w", err)
+				}
+				if string(u.GetUID()) != uid {
+					return fmt.Errorf("destroy = false: the object was recreated (UID %s -> %s)", uid, u.GetUID())
+				}
+				return nil
+			},
+			ConfigStateChecks: []statecheck.StateCheck{stateForgot{addr: addr}},
+		},
+		{
+			Config: adopt,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
+				plancheck.ExpectEmptyPlan(),
+			}},
+		},
+	}
+}
+
+// expectForget checks that the plan forgets addr: the action "forget" alone, no delete.
+type expectForget struct{ addr string }
+
+func (e expectForget) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != e.addr {
+			continue
+		}
+		if !rc.Change.Actions.Forget() {
+			resp.Error = fmt.Errorf("%s: planned %v, want [forget]", e.addr, rc.Change.Actions)
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("%s: not in the plan", e.addr)
+}
+
+// stateForgot checks that the state no longer holds addr.
+type stateForgot struct{ addr string }
+
+func (s stateForgot) CheckState(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	if req.State == nil || req.State.Values == nil || req.State.Values.RootModule == nil {
+		return
+	}
+	for _, r := range req.State.Values.RootModule.Resources {
+		if r.Address == s.addr {
+			resp.Error = fmt.Errorf("%s is still in the state", s.addr)
+			return
+		}
+	}
+}
