@@ -84,14 +84,12 @@ type simPod struct {
 
 // state is the simulated cluster: nodes sorted by name and every pod on them.
 type state struct {
-	index        resourceIndex
-	names        []corev1.ResourceName
-	nodes        []*simNode
-	withAntiAff  []*simPod
-	allPods      []*simPod
-	numAllNodes  int
-	defaultCPU   int64
-	defaultMemMi int64
+	index       resourceIndex
+	names       []corev1.ResourceName
+	nodes       []*simNode
+	withAntiAff []*simPod
+	allPods     []*simPod
+	numAllNodes int
 }
 
 // Defaults the scheduler gives pods without cpu or memory requests when scoring
