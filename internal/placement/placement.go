@@ -69,6 +69,8 @@ type simNode struct {
 	requested   []int64
 	nonZeroCPU  int64 // requests with the scheduler's non-zero defaults, for scoring
 	nonZeroMem  int64
+	cpuAlloc    int64
+	memAlloc    int64
 	allowedPods int64
 	podCount    int64
 	pods        []*simPod
@@ -77,8 +79,9 @@ type simNode struct {
 type simPod struct {
 	namespace string
 	labels    labels.Set
-	// required anti-affinity terms of this pod, for the symmetric check (existing pods' anti-affinity)
-	antiAffinity []corev1.PodAffinityTerm
+	// required anti-affinity terms of this pod, parsed once, for the symmetric check (existing pods'
+	// anti-affinity)
+	antiAffinity []affinityTerm
 	node         *simNode
 }
 
@@ -104,7 +107,12 @@ func newState(snapshot Snapshot, skipPod func(*corev1.Pod) bool) *state {
 	byName := make(map[string]*simNode, len(snapshot.Nodes))
 	for i := range snapshot.Nodes {
 		node := &snapshot.Nodes[i]
-		n := &simNode{node: node, allowedPods: node.Status.Allocatable.Pods().Value()}
+		n := &simNode{
+			node:        node,
+			allowedPods: node.Status.Allocatable.Pods().Value(),
+			cpuAlloc:    node.Status.Allocatable.Cpu().MilliValue(),
+			memAlloc:    node.Status.Allocatable.Memory().Value(),
+		}
 		for name, q := range node.Status.Allocatable {
 			idx := s.resource(name)
 			n.grow(len(s.names))
@@ -197,7 +205,7 @@ func (s *state) requests(pod *corev1.Pod) podRequest {
 func (s *state) newSimPod(pod *corev1.Pod) *simPod {
 	p := &simPod{namespace: pod.Namespace, labels: labels.Set(pod.Labels)}
 	if a := pod.Spec.Affinity; a != nil && a.PodAntiAffinity != nil {
-		p.antiAffinity = a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+		p.antiAffinity = newAffinityTerms(pod, a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution)
 	}
 	return p
 }
@@ -319,7 +327,7 @@ func (s *state) fits(req podRequest, n *simNode) []string {
 // (noderesources/balanced_allocation.go balancedResourceScorer) over cpu and memory, weight 1 each,
 // on requests with the non-zero defaults.
 func score(req podRequest, n *simNode) int64 {
-	cpuAlloc, memAlloc := n.allocatableOf(corev1.ResourceCPU), n.allocatableOf(corev1.ResourceMemory)
+	cpuAlloc, memAlloc := n.cpuAlloc, n.memAlloc
 	cpuReq, memReq := n.nonZeroCPU+req.nonZeroCPU, n.nonZeroMem+req.nonZeroMem
 	least := (leastAllocated(cpuReq, cpuAlloc) + leastAllocated(memReq, memAlloc)) / 2
 	cpuFrac, memFrac := fraction(cpuReq, cpuAlloc), fraction(memReq, memAlloc)
@@ -330,14 +338,6 @@ func score(req podRequest, n *simNode) int64 {
 	// With two resources the standard deviation is |a-b|/2.
 	balanced := int64((1 - diff/2) * 100)
 	return least + balanced
-}
-
-func (n *simNode) allocatableOf(name corev1.ResourceName) int64 {
-	q, ok := n.node.Status.Allocatable[name]
-	if !ok {
-		return 0
-	}
-	return quantityValue(name, &q)
 }
 
 func leastAllocated(requested, capacity int64) int64 {

@@ -1,6 +1,8 @@
 package placement
 
 import (
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -21,7 +23,7 @@ type preFilterState struct {
 	affinityCounts           map[topologyPair]int
 	antiAffinityCounts       map[topologyPair]int
 	existingAntiAffinity     map[topologyPair]int
-	existingAntiAffinityKeys sets.Set[string]
+	existingAntiAffinityKeys []string
 	podMatchesOwnAffinity    bool
 }
 
@@ -189,14 +191,13 @@ func (s *state) preFilterInterPodAffinity(pod *corev1.Pod, pf *preFilterState) {
 	podLabels := labels.Set(pod.Labels)
 	if len(s.withAntiAff) > 0 {
 		pf.existingAntiAffinity = map[topologyPair]int{}
-		pf.existingAntiAffinityKeys = sets.New[string]()
 		for _, existing := range s.withAntiAff {
-			// A term of an existing pod names namespaces relative to that pod.
-			fake := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: existing.namespace}}
-			for _, t := range newAffinityTerms(fake, existing.antiAffinity) {
+			for _, t := range existing.antiAffinity {
 				if value, ok := existing.node.node.Labels[t.topologyKey]; ok && t.matches(pod.Namespace, podLabels) {
 					pf.existingAntiAffinity[topologyPair{t.topologyKey, value}]++
-					pf.existingAntiAffinityKeys.Insert(t.topologyKey)
+					if !slices.Contains(pf.existingAntiAffinityKeys, t.topologyKey) {
+						pf.existingAntiAffinityKeys = append(pf.existingAntiAffinityKeys, t.topologyKey)
+					}
 				}
 			}
 		}
@@ -259,7 +260,7 @@ func (pf *preFilterState) interPodAffinityFilter(n *simNode) string {
 			return reasonAntiAffinityNotMatch
 		}
 	}
-	for key := range pf.existingAntiAffinityKeys {
+	for _, key := range pf.existingAntiAffinityKeys {
 		if value, ok := nodeLabels[key]; ok && pf.existingAntiAffinity[topologyPair{key, value}] > 0 {
 			return reasonExistingAntiAffinity
 		}
