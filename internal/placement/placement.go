@@ -4,9 +4,9 @@
 // scoring; it never imports k8s.io/kubernetes.
 //
 // Approximations (each documented where it is made):
-//   - Pods are placed one at a time in the order LeaderWorkerSet creates them: per group in index
-//     order, the leader then its workers. The real queue orders pods by priority and creation time,
-//     so leaders of later groups may be scheduled before workers of earlier ones.
+//   - Pods are placed one at a time in the order LeaderWorkerSet creates them: every leader in
+//     group index order, then each group's workers. The real queue orders pods by priority and
+//     creation time, and the workers of a group may be created while leaders are still queued.
 //   - Every feasible node is scored (the scheduler scores a sample, percentageOfNodesToScore) and
 //     ties are broken by node name (the scheduler picks among ties at random).
 //   - Scoring counts NodeResourcesFit LeastAllocated and NodeResourcesBalancedAllocation over cpu and

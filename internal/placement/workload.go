@@ -30,8 +30,8 @@ type Workload struct {
 	MaxSurge int
 }
 
-// Preview places the workload's groups on the snapshot, leader then workers per group in index
-// order, and counts the groups whose every pod found a node. Pods of a group that fails still take
+// Preview places the workload's groups on the snapshot, the leaders in index order then each
+// group's workers, and counts the groups whose every pod found a node. Pods of a group that fails still take
 // their room, as the scheduler binds them without gang semantics.
 func Preview(snapshot Snapshot, w Workload) Result {
 	var skip func(*corev1.Pod) bool
@@ -67,48 +67,45 @@ func PreviewAll(snapshot Snapshot, workloads []Workload) []Result {
 	return results
 }
 
+// previewOn places the leaders of every group first, in index order, then each group's workers:
+// the leader StatefulSet creates all leader pods at once (Parallel pod management) and
+// pod_controller.go (lws v0.9.0) creates a group's worker StatefulSet only once its leader pod
+// exists, so the scheduling queue (PrioritySort: priority, then creation time) sees the leaders
+// first.
 func previewOn(s *state, w Workload, groups int) Result {
 	result := Result{Groups: groups, FirstUnplaceable: -1}
+	exclusiveKey := w.Annotations[lwsv1.ExclusiveKeyAnnotationKey]
+	leaderNodes := make([]*simNode, groups)
+	reasons := make([]string, groups)
 	for g := 0; g < groups; g++ {
-		ok, reason := placeGroup(s, w, g)
-		if ok {
-			result.Placeable++
-			continue
+		leaderNodes[g], reasons[g] = s.schedule(groupPod(w, g, 0))
+	}
+	for g := 0; g < groups; g++ {
+		placed := leaderNodes[g] != nil
+		// With exclusive placement the worker StatefulSet waits for the leader to be scheduled.
+		if placed || exclusiveKey == "" {
+			for i := 1; i < w.Size; i++ {
+				worker := groupPod(w, g, i)
+				if exclusiveKey != "" {
+					// pod_controller.go setNodeSelectorForWorkerPods (lws v0.9.0): workers follow the
+					// leader's domain.
+					if worker.Spec.NodeSelector == nil {
+						worker.Spec.NodeSelector = map[string]string{}
+					}
+					worker.Spec.NodeSelector[exclusiveKey] = leaderNodes[g].node.Labels[exclusiveKey]
+				}
+				if node, reason := s.schedule(worker); node == nil && placed {
+					placed, reasons[g] = false, reason
+				}
+			}
 		}
-		if result.FirstUnplaceable < 0 {
-			result.FirstUnplaceable, result.Reason = g, reason
+		if placed {
+			result.Placeable++
+		} else if result.FirstUnplaceable < 0 {
+			result.FirstUnplaceable, result.Reason = g, reasons[g]
 		}
 	}
 	return result
-}
-
-// placeGroup schedules the pods of group g; it reports whether all found a node, and the first
-// failure's message.
-func placeGroup(s *state, w Workload, g int) (bool, string) {
-	leader := groupPod(w, g, 0)
-	leaderNode, reason := s.schedule(leader)
-	exclusiveKey := w.Annotations[lwsv1.ExclusiveKeyAnnotationKey]
-	if leaderNode == nil && exclusiveKey != "" {
-		// pod_controller.go Reconcile (lws v0.9.0): with exclusive placement the worker
-		// StatefulSet is created only once the leader is scheduled.
-		return false, reason
-	}
-	allPlaced := leaderNode != nil
-	for i := 1; i < w.Size; i++ {
-		worker := groupPod(w, g, i)
-		if exclusiveKey != "" {
-			// pod_controller.go setNodeSelectorForWorkerPods (lws v0.9.0): workers follow the leader's domain.
-			if worker.Spec.NodeSelector == nil {
-				worker.Spec.NodeSelector = map[string]string{}
-			}
-			worker.Spec.NodeSelector[exclusiveKey] = leaderNode.node.Labels[exclusiveKey]
-		}
-		node, workerReason := s.schedule(worker)
-		if node == nil && allPlaced {
-			allPlaced, reason = false, workerReason
-		}
-	}
-	return allPlaced, reason
 }
 
 // groupPod builds pod i (0 is the leader) of group g with the labels and affinities the LWS
