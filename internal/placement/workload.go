@@ -1,0 +1,196 @@
+package placement
+
+import (
+	"crypto/sha1" //nolint:gosec // the LWS group key is a SHA-1 of the pod name, not a secret
+	"encoding/hex"
+	"fmt"
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	lwsv1 "sigs.k8s.io/lws/api/leaderworkerset/v1"
+)
+
+// Workload is one LeaderWorkerSet (or one DisaggregatedSet role) as the plan knows it.
+type Workload struct {
+	Name      string
+	Namespace string
+	Replicas  int
+	Size      int
+	// Annotations of the LeaderWorkerSet: the exclusive-topology and subgroup-exclusive-topology keys.
+	Annotations map[string]string
+	// SubGroupSize is leaderWorkerTemplate.subGroupPolicy.subGroupSize, 0 without a subgroup policy.
+	SubGroupSize int
+	Leader       corev1.PodTemplateSpec
+	// Worker is the worker template; the leader template is used when it is nil.
+	Worker *corev1.PodTemplateSpec
+	// Update marks a change to an existing object: its own pods (label leaderworkerset.sigs.k8s.io/name)
+	// free their room, and MaxSurge extra groups must fit alongside.
+	Update   bool
+	MaxSurge int
+}
+
+// Preview places the workload's groups on the snapshot, the leaders in index order then each
+// group's workers, and counts the groups whose every pod found a node. Pods of a group that fails still take
+// their room, as the scheduler binds them without gang semantics.
+func Preview(snapshot Snapshot, w Workload) Result {
+	var skip func(*corev1.Pod) bool
+	groups := w.Replicas
+	if w.Update {
+		skip = func(p *corev1.Pod) bool {
+			return p.Namespace == w.Namespace && p.Labels[lwsv1.SetNameLabelKey] == w.Name
+		}
+		groups += w.MaxSurge
+	}
+	return previewOn(newState(snapshot, skip), w, groups)
+}
+
+// PreviewAll previews several workloads in order on one snapshot, each seeing the room the earlier
+// ones took, as one plan's resources would be applied together.
+func PreviewAll(snapshot Snapshot, workloads []Workload) []Result {
+	s := newState(snapshot, func(p *corev1.Pod) bool {
+		for _, w := range workloads {
+			if w.Update && p.Namespace == w.Namespace && p.Labels[lwsv1.SetNameLabelKey] == w.Name {
+				return true
+			}
+		}
+		return false
+	})
+	results := make([]Result, len(workloads))
+	for i, w := range workloads {
+		groups := w.Replicas
+		if w.Update {
+			groups += w.MaxSurge
+		}
+		results[i] = previewOn(s, w, groups)
+	}
+	return results
+}
+
+// previewOn places the leaders of every group first, in index order, then each group's workers:
+// the leader StatefulSet creates all leader pods at once (Parallel pod management) and
+// pod_controller.go (lws v0.9.0) creates a group's worker StatefulSet only once its leader pod
+// exists, so the scheduling queue (PrioritySort: priority, then creation time) sees the leaders
+// first.
+func previewOn(s *state, w Workload, groups int) Result {
+	result := Result{Groups: groups, FirstUnplaceable: -1}
+	exclusiveKey := w.Annotations[lwsv1.ExclusiveKeyAnnotationKey]
+	leaderNodes := make([]*simNode, groups)
+	reasons := make([]string, groups)
+	for g := 0; g < groups; g++ {
+		leaderNodes[g], reasons[g] = s.schedule(groupPod(w, g, 0))
+	}
+	for g := 0; g < groups; g++ {
+		placed := leaderNodes[g] != nil
+		// With exclusive placement the worker StatefulSet waits for the leader to be scheduled.
+		if placed || exclusiveKey == "" {
+			for i := 1; i < w.Size; i++ {
+				worker := groupPod(w, g, i)
+				if exclusiveKey != "" {
+					// pod_controller.go setNodeSelectorForWorkerPods (lws v0.9.0): workers follow the
+					// leader's domain.
+					if worker.Spec.NodeSelector == nil {
+						worker.Spec.NodeSelector = map[string]string{}
+					}
+					worker.Spec.NodeSelector[exclusiveKey] = leaderNodes[g].node.Labels[exclusiveKey]
+				}
+				if node, reason := s.schedule(worker); node == nil && placed {
+					placed, reasons[g] = false, reason
+				}
+			}
+		}
+		if placed {
+			result.Placeable++
+		} else if result.FirstUnplaceable < 0 {
+			result.FirstUnplaceable, result.Reason = g, reasons[g]
+		}
+	}
+	return result
+}
+
+// groupPod builds pod i (0 is the leader) of group g with the labels and affinities the LWS
+// controller and pod webhook give it (pkg/webhooks/pod_webhook.go Default, lws v0.9.0).
+func groupPod(w Workload, g, i int) *corev1.Pod {
+	template := w.Leader
+	if i > 0 && w.Worker != nil {
+		template = *w.Worker
+	}
+	pod := &corev1.Pod{ObjectMeta: *template.ObjectMeta.DeepCopy(), Spec: *template.Spec.DeepCopy()}
+	pod.Namespace = w.Namespace
+	leaderName := fmt.Sprintf("%s-%d", w.Name, g)
+	pod.Name = leaderName
+	if i > 0 {
+		pod.Name = fmt.Sprintf("%s-%d", leaderName, i)
+	}
+	if pod.Labels == nil {
+		pod.Labels = map[string]string{}
+	}
+	if pod.Annotations == nil {
+		pod.Annotations = map[string]string{}
+	}
+	groupKey := groupUniqueKey(w.Namespace, leaderName)
+	pod.Labels[lwsv1.SetNameLabelKey] = w.Name
+	pod.Labels[lwsv1.GroupIndexLabelKey] = strconv.Itoa(g)
+	pod.Labels[lwsv1.GroupUniqueHashLabelKey] = groupKey
+	pod.Labels[lwsv1.WorkerIndexLabelKey] = strconv.Itoa(i)
+	if i == 0 {
+		if key := w.Annotations[lwsv1.ExclusiveKeyAnnotationKey]; key != "" {
+			setExclusiveAffinities(pod, groupKey, key, lwsv1.GroupUniqueHashLabelKey)
+		}
+	}
+	if key := w.Annotations[lwsv1.SubGroupExclusiveKeyAnnotationKey]; key != "" && w.SubGroupSize > 0 {
+		subGroup := "0"
+		if i > 0 {
+			subGroup = subGroupIndex(w.Size, w.SubGroupSize, i)
+		}
+		subGroupKey := groupUniqueKey(leaderName, subGroup)
+		pod.Labels[lwsv1.SubGroupIndexLabelKey] = subGroup
+		pod.Labels[lwsv1.SubGroupUniqueHashLabelKey] = subGroupKey
+		setExclusiveAffinities(pod, subGroupKey, key, lwsv1.SubGroupUniqueHashLabelKey)
+	}
+	return pod
+}
+
+// groupUniqueKey ports genGroupUniqueKey (pkg/webhooks/pod_webhook.go, lws v0.9.0).
+func groupUniqueKey(namespace, podName string) string {
+	sum := sha1.Sum([]byte(namespace + "/" + podName)) //nolint:gosec // same hash as the LWS webhook
+	return hex.EncodeToString(sum[:])
+}
+
+// subGroupIndex ports getSubGroupIndex (pkg/webhooks/pod_webhook.go, lws v0.9.0).
+func subGroupIndex(podCount, subGroupSize, workerIndex int) string {
+	if (podCount-1)%subGroupSize == 0 {
+		return strconv.Itoa((workerIndex - 1) / subGroupSize)
+	}
+	return strconv.Itoa(workerIndex / subGroupSize)
+}
+
+// setExclusiveAffinities ports SetExclusiveAffinities (pkg/webhooks/pod_webhook.go, lws v0.9.0):
+// affinity to pods with the same key in the domain, anti-affinity to pods with another key.
+func setExclusiveAffinities(pod *corev1.Pod, uniqueKey, topologyKey, labelKey string) {
+	if pod.Spec.Affinity == nil {
+		pod.Spec.Affinity = &corev1.Affinity{}
+	}
+	if pod.Spec.Affinity.PodAffinity == nil {
+		pod.Spec.Affinity.PodAffinity = &corev1.PodAffinity{}
+	}
+	if pod.Spec.Affinity.PodAntiAffinity == nil {
+		pod.Spec.Affinity.PodAntiAffinity = &corev1.PodAntiAffinity{}
+	}
+	affinity := pod.Spec.Affinity
+	affinity.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution = append(affinity.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution,
+		corev1.PodAffinityTerm{
+			LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
+				{Key: labelKey, Operator: metav1.LabelSelectorOpIn, Values: []string{uniqueKey}},
+			}},
+			TopologyKey: topologyKey,
+		})
+	affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution = append(affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution,
+		corev1.PodAffinityTerm{
+			LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
+				{Key: labelKey, Operator: metav1.LabelSelectorOpExists},
+				{Key: labelKey, Operator: metav1.LabelSelectorOpNotIn, Values: []string{uniqueKey}},
+			}},
+			TopologyKey: topologyKey,
+		})
+}
