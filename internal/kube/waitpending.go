@@ -23,6 +23,9 @@ type RolloutUnfinished struct {
 	Reason      string // the last state seen, e.g. "1 of 2 groups ready"
 	Detail      string // what is not ready (lines), when it could be listed
 	Interrupted bool   // Ctrl-C or Terraform stopping the provider, not the timeout
+	// Advice replaces the resource's closing advice (the state and the next plan, the
+	// timeouts to raise) for a wait that is not part of an apply, such as an action's.
+	Advice string
 }
 
 func (e *RolloutUnfinished) Error() string {
@@ -32,6 +35,9 @@ func (e *RolloutUnfinished) Error() string {
 	}
 	if e.Detail != "" {
 		msg += "\n" + e.Detail
+	}
+	if e.Advice != "" {
+		return msg + "\n\n" + e.Advice
 	}
 	msg += "\n\nThe object was applied and is recorded in the state; the next plan shows an update that only waits " +
 		"for the rollout to finish."

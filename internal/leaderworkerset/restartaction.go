@@ -341,6 +341,11 @@ func replacedPods(before, after groupPodsByUID, first, last int32) (replaced, to
 	return replaced, total
 }
 
+// restartAdvice closes the action's wait error: an action changes no state and has no next
+// plan, and the controller goes on with a restart it has begun.
+const restartAdvice = "The restart was requested and the LeaderWorkerSet controller carries it on after the action " +
+	"ends; the action changes no state. Raise the action's timeouts.invoke to wait longer."
+
 func (r *restart) elapsed() string {
 	return fmt.Sprintf("[%s] ", time.Since(r.start).Round(time.Second))
 }
@@ -352,6 +357,7 @@ func (r *restart) unfinished(ctx context.Context, err error, last *unstructured.
 	if !errors.As(err, &timeout) {
 		return err
 	}
+	timeout.Advice = restartAdvice
 	if errors.Is(ctx.Err(), context.Canceled) {
 		timeout.Interrupted = true
 		return err
@@ -430,7 +436,7 @@ func (r *restart) groups(ctx context.Context, groups []int64) (string, error) {
 			if reason == "" {
 				reason = "no pod has been read"
 			}
-			werr := &kube.RolloutUnfinished{What: "the restarted groups", Reason: reason, Interrupted: errors.Is(ctx.Err(), context.Canceled)}
+			werr := &kube.RolloutUnfinished{What: "the restarted groups", Reason: reason, Interrupted: errors.Is(ctx.Err(), context.Canceled), Advice: restartAdvice}
 			return "", werr
 		}
 		return "", err
