@@ -350,8 +350,9 @@ resource "kubeinfer_flow_schema" "test" {
 					`spec.priority_level_configuration.name`,
 					`spec.rules\[0\].subjects\[0\].user`,  // required for kind User
 					`spec.rules\[0\].subjects\[0\].group`, // forbidden for kind User
-					`spec.rules\[0\].resource_rules\[0\].verbs`,
-					`spec.rules\[0\].resource_rules\[0\].namespaces`,
+					// Terraform 1.16 orders these two the other way round.
+					`(spec.rules\[0\].resource_rules\[0\].verbs.*spec.rules\[0\].resource_rules\[0\].namespaces|` +
+						`spec.rules\[0\].resource_rules\[0\].namespaces.*spec.rules\[0\].resource_rules\[0\].verbs)`,
 					`spec.rules\[0\].non_resource_rules\[0\].non_resource_urls\[0\]`,
 				}, ".*")),
 			}},
