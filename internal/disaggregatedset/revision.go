@@ -4,10 +4,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"reflect"
+	"strings"
 
+	"k8s.io/utils/ptr"
 	lwsv1 "sigs.k8s.io/lws/api/leaderworkerset/v1"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
 
 // revisionLength is the length of the revision: the first 8 hex digits of the hash
@@ -21,8 +25,11 @@ const revisionLength = 8
 // leaderWorkerTemplate} in the roles' order, its first 8 hex digits. Reconcile
 // (pkg/controllers/disaggregatedset/disaggregatedset_controller.go, both versions) hashes the
 // spec as the API server stores it: what was applied and the CRD's structural defaults (size,
-// restartPolicy, a port's protocol, ...), which the plan fills in the same way (SetDefaults);
-// there is no mutating webhook for the kind in either version. Nothing else of the spec is
+// restartPolicy, a port's protocol, a gRPC probe's service, ...); there is no mutating webhook
+// for the kind in either version. So the roles are hashed with those defaults filled in
+// (storedTemplate): the plan has them, but the configuration that ValidateConfig checks (the
+// role LeaderWorkerSets' names, which carry the revision) does not, and without them a
+// template with a port hashes to another revision than the controller's. Nothing else of the spec is
 // hashed: not replicas, scaling, slices, placementPolicy (v0.10.0 injects its affinity into the
 // LeaderWorkerSets it creates, after hashing), rolloutStrategy, startupPolicy, networkConfig or
 // the role's metadata. The LeaderWorkerTemplate type is the same in both versions, and so its
@@ -34,7 +41,7 @@ func ComputeRevision(roles []disaggv1.DisaggregatedRoleSpec) string {
 	}
 	templates := make([]roleTemplate, len(roles))
 	for i := range roles {
-		templates[i] = roleTemplate{Name: roles[i].Name, Template: roles[i].Spec.LeaderWorkerTemplate}
+		templates[i] = roleTemplate{Name: roles[i].Name, Template: storedTemplate(roles[i].Spec.LeaderWorkerTemplate)}
 	}
 	data, err := json.Marshal(templates)
 	if err != nil {
@@ -42,4 +49,70 @@ func ComputeRevision(roles []disaggv1.DisaggregatedRoleSpec) string {
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])[:revisionLength]
+}
+
+// storedTemplate is a copy of lwt with the DisaggregatedSet CRD's structural defaults that the
+// server writes into a role's leaderWorkerTemplate when they are unset
+// (config/crd/bases/disaggregatedset.x-k8s.io_disaggregatedsets.yaml, v0.9.0 and v0.10.0): size,
+// restartPolicy, subGroupPolicy.subGroupPolicyType, and inside the pod templates the defaults of
+// leaderworkerset.TemplateDefaults. A stored or planned template has them already: unchanged.
+func storedTemplate(lwt lwsv1.LeaderWorkerTemplate) lwsv1.LeaderWorkerTemplate {
+	out := *lwt.DeepCopy()
+	if out.Size == nil {
+		out.Size = ptr.To[int32](1)
+	}
+	if out.RestartPolicy == "" {
+		out.RestartPolicy = lwsv1.RecreateGroupOnPodRestart
+	}
+	if sg := out.SubGroupPolicy; sg != nil && sg.Type == nil {
+		sg.Type = ptr.To(lwsv1.SubGroupPolicyTypeLeaderWorker)
+	}
+	if out.LeaderTemplate != nil {
+		setTypeDefaults(reflect.ValueOf(&out.LeaderTemplate.Spec).Elem())
+	}
+	setTypeDefaults(reflect.ValueOf(&out.WorkerTemplate.Spec).Elem())
+	return out
+}
+
+// setTypeDefaults fills, in the addressable value v and everything it holds, every unset field
+// (the zero value: nil, "") of a struct type that leaderworkerset.TemplateDefaults names with the
+// CRD's default.
+func setTypeDefaults(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			setTypeDefaults(v.Elem())
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			setTypeDefaults(v.Index(i))
+		}
+	case reflect.Struct:
+		defaults := leaderworkerset.TemplateDefaults[v.Type()]
+		for i := range v.NumField() {
+			f := v.Type().Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			fv := v.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if d, ok := defaults[name]; ok && fv.IsZero() {
+				setDefault(fv, d)
+				continue
+			}
+			setTypeDefaults(fv)
+		}
+	}
+}
+
+// setDefault sets field fv (a value or a pointer to one, of a type d converts to) to d.
+func setDefault(fv reflect.Value, d any) {
+	t := fv.Type()
+	if t.Kind() == reflect.Pointer {
+		p := reflect.New(t.Elem())
+		p.Elem().Set(reflect.ValueOf(d).Convert(t.Elem()))
+		fv.Set(p)
+		return
+	}
+	fv.Set(reflect.ValueOf(d).Convert(t))
 }

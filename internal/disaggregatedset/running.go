@@ -210,7 +210,15 @@ func (c ScaleChange) Message() string {
 	if n < 0 {
 		verb, n = "removed", -n
 	}
-	return fmt.Sprintf("%d running groups -> %d: %d groups of %s %s", c.Running, c.Target, n, groupContent(c.PerGroup), verb)
+	return fmt.Sprintf("%s -> %d: %s of %s %s", groupCount(c.Running, "running "), c.Target, groupCount(n, ""), groupContent(c.PerGroup), verb)
+}
+
+// groupCount is "1 group" or "n groups", with adjective before the noun.
+func groupCount(n int64, adjective string) string {
+	if n == 1 {
+		return "1 " + adjective + "group"
+	}
+	return fmt.Sprintf("%d %sgroups", n, adjective)
 }
 
 // groupContent is what one group holds: its GPUs when it requests any, else its pods.
