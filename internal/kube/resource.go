@@ -70,6 +70,10 @@ type Kind struct {
 	// the groups a rollout recreates and a guard refusing them. It decides itself which unknown
 	// values leave it without a verdict (status is unknown on every update).
 	PlanUpdate func(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, unknown []*field.Path) ([]Warning, field.ErrorList)
+	// Placement returns what the placement preview places for the planned object (update: it
+	// exists already), each workload with the attribute its verdict is reported on. Nil for
+	// kinds without pods.
+	Placement func(obj runtime.Object, update bool) []PlacementWorkload
 	// ClearServerDefaults clears, in an object read from the server, the values a server gives
 	// fields that prior (the state, or the configuration; null on import) leaves null, where
 	// null means that default: fields no released CRD has, planned as null (a configuration
@@ -319,6 +323,9 @@ func (r *Resource) PlanChange(config, plan, prior tftypes.Value, private []byte)
 	}
 	if meta, ok := metaFromAttrs(ObjectAttrs(prior)); ok && !diags.HasError() {
 		diags.Append(r.otherConfigurationWarning(private, meta)...)
+	}
+	if !diags.HasError() {
+		diags.Append(r.placementPreview(planned, prior)...)
 	}
 	return planned, replace, diags
 }
