@@ -30,7 +30,7 @@ const maxListedGroups = 10
 // would, when the provider's placement_preview asks for it, and reports the groups that cannot be
 // placed. It reads the cluster (once per command) only for a create, or an update that changes
 // the spec, whose spec and name are known.
-func (r *Resource) placementPreview(planned, prior tftypes.Value) diag.Diagnostics {
+func (r *Resource) placementPreview(ctx context.Context, planned, prior tftypes.Value) diag.Diagnostics {
 	if r.kind.Placement == nil || r.data == nil || planned.IsNull() || !planned.IsKnown() {
 		return nil
 	}
@@ -57,7 +57,7 @@ func (r *Resource) placementPreview(planned, prior tftypes.Value) diag.Diagnosti
 		return nil
 	}
 	var diags diag.Diagnostics
-	snapshot, err := r.data.PlacementSnapshot(context.Background())
+	snapshot, err := r.data.PlacementSnapshot(ctx)
 	if err != nil {
 		if mode == PlacementError {
 			diags.AddError("Placement preview failed",

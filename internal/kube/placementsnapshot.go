@@ -46,7 +46,9 @@ type placementSnapshot struct {
 // provider process on first use. An error means the preview is skipped; its message says why.
 func (d *ProviderData) PlacementSnapshot(ctx context.Context) (placement.Snapshot, error) {
 	d.placement.once.Do(func() {
-		ctx, cancel := context.WithTimeout(ctx, placementSnapshotTimeout)
+		// Not cancelled with the first plan request that asks: every resource of the command
+		// waits for this one load.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), placementSnapshotTimeout)
 		defer cancel()
 		d.placement.snapshot, d.placement.err = loadPlacementSnapshot(ctx, d.Client)
 	})

@@ -290,7 +290,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	if req.Private != nil {
 		private = rawPrivate(ctx, req.Private, &resp.Diagnostics)
 	}
-	planned, replace, diags := r.PlanChange(req.Config.Raw, req.Plan.Raw, req.State.Raw, private)
+	planned, replace, diags := r.PlanChange(ctx, req.Config.Raw, req.Plan.Raw, req.State.Raw, private)
 	resp.Plan.Raw = planned
 	resp.RequiresReplace = append(resp.RequiresReplace, replace...)
 	resp.Diagnostics.Append(diags...)
@@ -305,7 +305,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 // at least one that only waits (warnCarryOnWait says so). It holds the last refresh's record of
 // the attributes other field managers own: the plan warns when it removes one of them. And it
 // says whether the last refresh found the object last applied by another configuration.
-func (r *Resource) PlanChange(config, plan, prior tftypes.Value, private []byte) (tftypes.Value, path.Paths, diag.Diagnostics) {
+func (r *Resource) PlanChange(ctx context.Context, config, plan, prior tftypes.Value, private []byte) (tftypes.Value, path.Paths, diag.Diagnostics) {
 	waitPending := HasWaitPending(private)
 	planned, replace, diags := r.planOnce(config, plan, prior)
 	if !prior.IsNull() && plan.Equal(prior) && !diags.HasError() && (waitPending || !planned.Equal(prior)) {
@@ -325,7 +325,7 @@ func (r *Resource) PlanChange(config, plan, prior tftypes.Value, private []byte)
 		diags.Append(r.otherConfigurationWarning(private, meta)...)
 	}
 	if !diags.HasError() {
-		diags.Append(r.placementPreview(planned, prior)...)
+		diags.Append(r.placementPreview(ctx, planned, prior)...)
 	}
 	return planned, replace, diags
 }

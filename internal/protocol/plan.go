@@ -56,7 +56,7 @@ func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanReso
 			planned = keepPriorID(planned, prior)
 		}
 		// Bound to the provider's data: the placement preview may read the cluster.
-		planned, replace, diags = s.configured(f).PlanChange(config, planned, prior, req.PriorPrivate)
+		planned, replace, diags = s.configured(f).PlanChange(ctx, config, planned, prior, req.PriorPrivate)
 	}
 	resp.Diagnostics = toProtoDiags(diags)
 	if diags.HasError() {
