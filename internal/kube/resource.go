@@ -70,6 +70,10 @@ type Kind struct {
 	// the groups a rollout recreates and a guard refusing them. It decides itself which unknown
 	// values leave it without a verdict (status is unknown on every update).
 	PlanUpdate func(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, unknown []*field.Path) ([]Warning, field.ErrorList)
+	// Placement returns what the placement preview places for the planned object (update: it
+	// exists already), each workload with the attribute its verdict is reported on. Nil for
+	// kinds without pods.
+	Placement func(obj runtime.Object, update bool) []PlacementWorkload
 	// ClearServerDefaults clears, in an object read from the server, the values a server gives
 	// fields that prior (the state, or the configuration; null on import) leaves null, where
 	// null means that default: fields no released CRD has, planned as null (a configuration
@@ -286,7 +290,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	if req.Private != nil {
 		private = rawPrivate(ctx, req.Private, &resp.Diagnostics)
 	}
-	planned, replace, diags := r.PlanChange(req.Config.Raw, req.Plan.Raw, req.State.Raw, private)
+	planned, replace, diags := r.PlanChange(ctx, req.Config.Raw, req.Plan.Raw, req.State.Raw, private)
 	resp.Plan.Raw = planned
 	resp.RequiresReplace = append(resp.RequiresReplace, replace...)
 	resp.Diagnostics.Append(diags...)
@@ -301,7 +305,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 // at least one that only waits (warnCarryOnWait says so). It holds the last refresh's record of
 // the attributes other field managers own: the plan warns when it removes one of them. And it
 // says whether the last refresh found the object last applied by another configuration.
-func (r *Resource) PlanChange(config, plan, prior tftypes.Value, private []byte) (tftypes.Value, path.Paths, diag.Diagnostics) {
+func (r *Resource) PlanChange(ctx context.Context, config, plan, prior tftypes.Value, private []byte) (tftypes.Value, path.Paths, diag.Diagnostics) {
 	waitPending := HasWaitPending(private)
 	planned, replace, diags := r.planOnce(config, plan, prior)
 	if !prior.IsNull() && plan.Equal(prior) && !diags.HasError() && (waitPending || !planned.Equal(prior)) {
@@ -319,6 +323,9 @@ func (r *Resource) PlanChange(config, plan, prior tftypes.Value, private []byte)
 	}
 	if meta, ok := metaFromAttrs(ObjectAttrs(prior)); ok && !diags.HasError() {
 		diags.Append(r.otherConfigurationWarning(private, meta)...)
+	}
+	if !diags.HasError() {
+		diags.Append(r.placementPreview(ctx, planned, prior)...)
 	}
 	return planned, replace, diags
 }
