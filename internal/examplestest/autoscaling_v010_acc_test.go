@@ -73,7 +73,7 @@ func TestAccExample_disaggregatedAutoscalingSwitch(t *testing.T) {
 						t.Fatalf("the controller did not scale decode to 3: %v", err)
 					}
 				},
-				Config:           cfg,
+				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(setAddr, plancheck.ResourceActionNoop),
 				}},
