@@ -135,6 +135,7 @@ func TestExternalToStatic(t *testing.T) {
 		{"scale-down", 2, nil, "4 running groups -> 2: 2 groups of 16 GPUs removed", ""},
 		{"scale-down refused", 2, deny, "", "4 running groups -> 2: 2 groups of 16 GPUs removed"},
 		{"scale-up under the guard", 6, deny, "4 running groups -> 6: 2 groups of 16 GPUs added", ""},
+		{"one group less", 3, nil, "4 running groups -> 3: 1 group of 16 GPUs removed", ""},
 		{"same count", 4, deny, "", ""},
 	}
 	for _, c := range cases {
