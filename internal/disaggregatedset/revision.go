@@ -4,13 +4,19 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 	lwsv1 "sigs.k8s.io/lws/api/leaderworkerset/v1"
+	disaggutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
 
@@ -115,4 +121,73 @@ func setDefault(fv reflect.Value, d any) {
 		return
 	}
 	fv.Set(reflect.ValueOf(d).Convert(t))
+}
+
+// revisionObjects are the names of the LeaderWorkerSets the controllers create for the current
+// revision of a set, with what decides the names of their worker StatefulSets.
+type revisionObjects map[string]roleGroups
+
+// roleGroups is what the worker StatefulSets of one role LeaderWorkerSet are named after.
+type roleGroups struct {
+	workers bool  // size > 1: each group has a worker StatefulSet
+	groups  int64 // the groups the set asks for; -1 for an External role (the scaler's count)
+}
+
+// currentRevisionObjects names the LeaderWorkerSets of ds's current revision exactly as the
+// controllers do: v0.9.0's <set>-<revision>-<role> (GenerateName, which v0.10.0 keeps as
+// GenerateLegacyName for the slice 0 it adopts), and v0.10.0's <set>-<slice>-<revision>-<role>
+// (GenerateName, pkg/utils/disaggregatedset/utils.go at 2161f38) for the slices 0..slices-1 only:
+// those beyond are being deleted.
+func currentRevisionObjects(ds *disaggv1.DisaggregatedSet) revisionObjects {
+	revision := ComputeRevision(ds.Spec.Roles)
+	slices := max(int(ptr.Deref(ds.Spec.Slices, 1)), 1)
+	out := revisionObjects{}
+	for i := range ds.Spec.Roles {
+		role := &ds.Spec.Roles[i]
+		g := roleGroups{workers: ptr.Deref(role.Spec.LeaderWorkerTemplate.Size, 1) > 1, groups: -1}
+		if !External(role) {
+			g.groups = int64(replicasOf(role))
+		}
+		out[disaggutils.GenerateName(ds.Name, role.Name, revision)] = g
+		for slice := range slices {
+			out[fmt.Sprintf("%s-%d-%s-%s", ds.Name, slice, revision, role.Name)] = g
+		}
+	}
+	return out
+}
+
+// concerns says whether kind/name is one of the objects: a LeaderWorkerSet, its leader
+// StatefulSet (the LeaderWorkerSet's name: leaderworkerset_controller.go) or the worker
+// StatefulSet of one of its groups (the leader pod's name, <LeaderWorkerSet>-<group index>:
+// pod_controller.go), a group the set asks for.
+func (o revisionObjects) concerns(kind, name string) bool {
+	switch kind {
+	case "LeaderWorkerSet":
+		_, ok := o[name]
+		return ok
+	case "StatefulSet":
+		if _, ok := o[name]; ok {
+			return true
+		}
+		i := strings.LastIndex(name, "-")
+		if i < 0 {
+			return false
+		}
+		g, ok := o[name[:i]]
+		index, err := strconv.ParseInt(name[i+1:], 10, 64)
+		return ok && g.workers && err == nil && index >= 0 && strconv.FormatInt(index, 10) == name[i+1:] &&
+			(g.groups < 0 || index < g.groups)
+	}
+	return false
+}
+
+// ownEventConcerns selects the events of the set u's own objects of the current revision, by
+// their exact names (currentRevisionObjects): not those of another set whose names share a
+// prefix, of a slice being removed, or of a group beyond the set's count.
+func ownEventConcerns(u *unstructured.Unstructured) (kube.EventConcerns, error) {
+	var ds disaggv1.DisaggregatedSet
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &ds); err != nil {
+		return nil, err
+	}
+	return currentRevisionObjects(&ds).concerns, nil
 }

@@ -1,6 +1,7 @@
 package disaggregatedset
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
 
@@ -135,6 +137,7 @@ func TestExternalToStatic(t *testing.T) {
 		{"scale-down", 2, nil, "4 running groups -> 2: 2 groups of 16 GPUs removed", ""},
 		{"scale-down refused", 2, deny, "", "4 running groups -> 2: 2 groups of 16 GPUs removed"},
 		{"scale-up under the guard", 6, deny, "4 running groups -> 6: 2 groups of 16 GPUs added", ""},
+		{"one group less", 3, nil, "4 running groups -> 3: 1 group of 16 GPUs removed", ""},
 		{"same count", 4, deny, "", ""},
 	}
 	for _, c := range cases {
@@ -279,4 +282,31 @@ func TestComputeRevisionOfConfiguration(t *testing.T) {
 	if ds.Spec.Roles[0].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Ports[0].Protocol != "" {
 		t.Error("ComputeRevision changed its argument")
 	}
+}
+
+// TestValidateConfigNamesTheControllersRevision: the role LeaderWorkerSet that ValidateConfig's
+// name error quotes, from a configuration with a port that leaves its protocol to the CRD's
+// default, carries the revision the controller computes from the stored object.
+func TestValidateConfigNamesTheControllersRevision(t *testing.T) {
+	ds := pair()
+	ds.Name = strings.Repeat("n", 60) // too long for the role LeaderWorkerSets' names
+	ds.Spec.Slices = ptr.To[int32](2)
+	ds.Spec.Roles[1].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Ports = []corev1.ContainerPort{{Name: "http", ContainerPort: 8000}}
+	config := k8sschema.Encode(node(), ds)
+	if port, _ := k8sschema.ValueAt(node(), config, "spec.roles[1].spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].ports[0].protocol"); !port.IsNull() {
+		t.Fatalf("the configuration writes the protocol: %v", port)
+	}
+	r, ok := kube.NewResource(Kind)().(*kube.Resource)
+	if !ok {
+		t.Fatal("not a *kube.Resource")
+	}
+	want := fmt.Sprintf("%s-1-%s-decode", ds.Name, releasedRevision(ds))
+	var details []string
+	for _, d := range r.ValidateRaw(config) {
+		details = append(details, d.Detail())
+		if strings.Contains(d.Detail(), `"`+want+`"`) {
+			return
+		}
+	}
+	t.Errorf("no diagnostic names the LeaderWorkerSet %s:\n%s", want, strings.Join(details, "\n"))
 }
