@@ -62,6 +62,7 @@ var Kind = &kube.Kind{
 	},
 	CheckConfig: checkConfig,
 	PlanUpdate:  planUpdate,
+	Placement:   planPlacement,
 	Extras: map[string]rschema.Attribute{
 		attrWaitForRollout: rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 			MarkdownDescription: "Wait after create and update until the rollout of every role is done: for each role, the " +

@@ -59,6 +59,7 @@ var Kind = &kube.Kind{
 		return ValidateUpdate(kube.As[*lwsv1.LeaderWorkerSet](newObj), kube.As[*lwsv1.LeaderWorkerSet](oldObj))
 	},
 	PlanUpdate: planUpdate,
+	Placement:  planPlacement,
 	Extras: map[string]rschema.Attribute{
 		attrWaitForRollout: rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 			MarkdownDescription: "Wait after create and update until the rollout is done: the controller has observed the " +
