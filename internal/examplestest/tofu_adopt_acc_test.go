@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -108,7 +109,7 @@ output "import_blocks" {
 			t.Errorf("generated.tf has no %s", want)
 		}
 	}
-	if n := strings.Count(string(generated), fmt.Sprintf("image = %q", image)); n != 2 {
+	if n := len(regexp.MustCompile(`\bimage +=  *"`+regexp.QuoteMeta(image)+`"`).FindAll(generated, -1)); n != 2 {
 		t.Errorf("generated.tf holds the image %d times, want 2:\n%s", n, generated)
 	}
 
