@@ -1,6 +1,6 @@
 # modules/inference, adopting the stack that already runs in the cluster (applied by
-# another configuration or tool): it calls modules/inference with the same variables
-# and holds an import block for its LeaderWorkerSet, so the first plan imports it
+# another configuration or tool): it calls modules/inference with the variables given
+# in `inference` and holds an import block for its LeaderWorkerSet, so the first plan imports it
 # instead of creating it. Once applied, the import block is a no-op and may stay.
 #
 # Terraform 1.16 and later only: older Terraform and OpenTofu refuse import blocks
@@ -16,41 +16,28 @@ terraform {
   }
 }
 
-variable "cluster" {
-  description = "Name of the cluster, added as a label."
-  type        = string
-}
-
-variable "namespace" {
-  description = "Namespace of the model server."
-  type        = string
-  default     = "default"
-}
-
-variable "replicas" {
-  description = "Groups of the model server in this cluster."
-  type        = number
-  default     = 2
-}
-
-variable "wait_for_rollout" {
-  description = "Wait until the groups are ready (needs the LeaderWorkerSet controller and GPU nodes)."
-  type        = bool
-  default     = true
+variable "inference" {
+  description = "The variables of modules/inference (cluster, namespace, replicas, wait_for_rollout), passed through; those left out take the defaults of modules/inference."
+  type = object({
+    cluster          = string
+    namespace        = optional(string, "default")
+    replicas         = optional(number, 2)
+    wait_for_rollout = optional(bool, true)
+  })
 }
 
 module "inference" {
   source           = "../inference"
-  cluster          = var.cluster
-  namespace        = var.namespace
-  replicas         = var.replicas
-  wait_for_rollout = var.wait_for_rollout
+  cluster          = var.inference.cluster
+  namespace        = var.inference.namespace
+  replicas         = var.inference.replicas
+  wait_for_rollout = var.inference.wait_for_rollout
 }
 
 # The ID is namespace/name; the name is the one modules/inference gives the set.
 import {
   to = module.inference.kubeinfer_leaderworkerset.vllm
-  id = "${var.namespace}/llama-70b"
+  id = "${var.inference.namespace}/llama-70b"
 }
 
 output "id" {
