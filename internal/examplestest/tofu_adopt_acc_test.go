@@ -14,7 +14,8 @@ import (
 )
 
 // TestAccExample_tofuAdoptWithNamesDataSource runs the migration guide's OpenTofu path (no
-// `query`): two LeaderWorkerSets applied outside OpenTofu; a folder whose data source lists them
+// `query`): two LeaderWorkerSets applied outside OpenTofu; an import block with for_each over the
+// data source refused by -generate-config-out, as the guide says; a folder whose data source lists them
 // by namespace and label selector and whose output writes one import block per object; those
 // blocks written to a second folder, `tofu plan -generate-config-out=generated.tf` there writes
 // their resource blocks (with each set's image), the apply imports both and creates nothing, and
@@ -87,6 +88,19 @@ output "import_blocks" {
 	write("list", "main.tf", list)
 	write("adopt", "provider.tf", provider)
 	args := []string{"-no-color", "-input=false"}
+
+	// What the guide says first: configuration generation takes no import block with for_each.
+	write("foreach", "main.tf", list+`
+import {
+  for_each = { for o in data.kubeinfer_leaderworkersets.inference.items : o.name => o }
+  to       = kubeinfer_leaderworkerset.adopted[each.key]
+  id       = each.value.import_id
+}
+`)
+	if out, err := f.run("foreach", append([]string{"plan", "-generate-config-out=generated.tf"}, args...)...); err == nil ||
+		!strings.Contains(out, "Configuration generation for count and for_each resources not supported") {
+		t.Errorf("an import block with for_each generates configuration now (%v); the migration guide says it does not:\n%s", err, out)
+	}
 
 	if out := f.mustRun("list", append([]string{"apply", "-auto-approve"}, args...)...); !strings.Contains(out, "0 added, 0 changed, 0 destroyed") {
 		t.Errorf("the listing apply creates something:\n%s", out)
