@@ -12,7 +12,9 @@
 # the same address, so each is validated on its own, with the folder's other
 # files; import by identity needs Terraform or OpenTofu 1.12 and is skipped
 # under older CLIs. The action examples (examples/actions/) need Terraform 1.14
-# or later and are skipped under OpenTofu, which has no actions.
+# or later and are skipped under OpenTofu, which has no actions. The module
+# holding import blocks (examples/fleet/modules/adopted-inference) needs
+# Terraform 1.16 or later and is skipped under older Terraform and OpenTofu.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -40,6 +42,15 @@ case $version_line in
 *OpenTofu*) actions=no ;;
 *) case ${version_line#* } in
 	v1.[0-9][!0-9]* | v1.1[0-3][!0-9]*) actions=no ;;
+	esac ;;
+esac
+
+# Import blocks inside a module: Terraform 1.16 and later; OpenTofu refuses them.
+module_imports=yes
+case $version_line in
+*OpenTofu*) module_imports=no ;;
+*) case ${version_line#* } in
+	v1.[0-9][!0-9]* | v1.1[0-5][!0-9]*) module_imports=no ;;
 	esac ;;
 esac
 
@@ -123,6 +134,10 @@ for d in "${dirs[@]}"; do
 	fi
 	if [[ $d == examples/actions/* && $actions == no ]]; then
 		echo "skip   $d ($version_line has no actions)"
+		continue
+	fi
+	if [[ $d == examples/fleet/modules/adopted-inference && $module_imports == no ]]; then
+		echo "skip   $d ($version_line has no import blocks in modules)"
 		continue
 	fi
 	validate_copy "$d"

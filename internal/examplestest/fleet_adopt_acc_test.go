@@ -1,6 +1,7 @@
 package examplestest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,17 +31,30 @@ func TestAccExample_fleetAdopt(t *testing.T) {
 	}
 
 	adopt := []string{"-no-color", "-input=false", "-var", "adopt=true"}
-	plan := f.mustRun("terraform", append([]string{"plan"}, adopt...)...)
+	f.adoptThree(adopt, "module.%s.kubeinfer_leaderworkerset.vllm")
+}
+
+// adoptThree runs the adopting configuration of terraform/ with args: its plan is the three
+// imports alone (of the resources named by addressFormat with each module call's name), the
+// apply imports them, the next plan is empty, and destroy removes the objects.
+func (f *fleet) adoptThree(args []string, addressFormat string) {
+	f.t.Helper()
+	plan := f.mustRun("terraform", append([]string{"plan"}, args...)...)
 	if !strings.Contains(plan, "Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.") {
-		t.Fatalf("the adopting plan is not three imports alone:\n%s", plan)
+		f.t.Fatalf("the adopting plan is not three imports alone:\n%s", plan)
 	}
-	if out := f.mustRun("terraform", append([]string{"apply", "-auto-approve"}, adopt...)...); !strings.Contains(out, "3 imported, 0 added, 0 changed, 0 destroyed") {
-		t.Errorf("apply:\n%s", out)
+	for _, m := range []string{"us_east", "eu_west", "ap_south"} {
+		if addr := fmt.Sprintf(addressFormat, m) + ": Preparing import"; !strings.Contains(plan, addr) {
+			f.t.Errorf("the plan does not import %q:\n%s", addr, plan)
+		}
+	}
+	if out := f.mustRun("terraform", append([]string{"apply", "-auto-approve"}, args...)...); !strings.Contains(out, "3 imported, 0 added, 0 changed, 0 destroyed") {
+		f.t.Errorf("apply:\n%s", out)
 	}
 	f.checkApplied()
-	if out, err := f.run("terraform", append([]string{"plan", "-detailed-exitcode"}, adopt...)...); err != nil {
-		t.Errorf("the plan after the adoption is not empty (%v):\n%s", err, out)
+	if out, err := f.run("terraform", append([]string{"plan", "-detailed-exitcode"}, args...)...); err != nil {
+		f.t.Errorf("the plan after the adoption is not empty (%v):\n%s", err, out)
 	}
-	f.mustRun("terraform", append([]string{"destroy", "-auto-approve"}, adopt...)...)
+	f.mustRun("terraform", append([]string{"destroy", "-auto-approve"}, args...)...)
 	f.checkDestroyed()
 }
