@@ -10,7 +10,7 @@ import (
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // MaxMatchingPrecedence is the largest legal spec.matchingPrecedence.
@@ -44,8 +44,8 @@ func ValidateFlowSchema(obj *flowcontrolv1.FlowSchema) field.ErrorList {
 	if obj == nil {
 		return nil
 	}
-	name := kube.EffectiveName(&obj.ObjectMeta)
-	allErrs := kube.ValidateClusterScopedObjectMeta(&obj.ObjectMeta)
+	name := kindrules.EffectiveName(&obj.ObjectMeta)
+	allErrs := kindrules.ValidateClusterScopedObjectMeta(&obj.ObjectMeta)
 	specPath := field.NewPath("spec")
 	allErrs = append(allErrs, ValidateFlowSchemaSpec(name, &obj.Spec, specPath)...)
 	if isMandatory(name) {

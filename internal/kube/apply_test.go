@@ -33,6 +33,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
+	plcrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/protocol"
 )
 
@@ -612,7 +613,7 @@ func TestApplyBodyPriorityLevelConfiguration(t *testing.T) {
 		// The API server's defaulting of the built-in type.
 		var plc flowcontrolv1.PriorityLevelConfiguration
 		_ = runtime.DefaultUnstructuredConverter.FromUnstructured(obj, &plc)
-		prioritylevelconfiguration.SetObjectDefaults_PriorityLevelConfiguration(&plc)
+		plcrules.SetObjectDefaults_PriorityLevelConfiguration(&plc)
 		u, _ := runtime.DefaultUnstructuredConverter.ToUnstructured(&plc)
 		for k := range obj {
 			delete(obj, k)

@@ -20,6 +20,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
+	plcrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration/rules"
 )
 
 // managedEntry is a metadata.managedFields entry as the API server writes it.
@@ -306,7 +307,7 @@ func TestPlanSettingBackDefaultIsAChange(t *testing.T) {
 	h := newHarness(t, prioritylevelconfiguration.Kind, func(obj map[string]any) {
 		var plc flowcontrolv1.PriorityLevelConfiguration
 		_ = runtime.DefaultUnstructuredConverter.FromUnstructured(obj, &plc)
-		prioritylevelconfiguration.SetObjectDefaults_PriorityLevelConfiguration(&plc)
+		plcrules.SetObjectDefaults_PriorityLevelConfiguration(&plc)
 		u, _ := runtime.DefaultUnstructuredConverter.ToUnstructured(&plc)
 		for k := range obj {
 			delete(obj, k)

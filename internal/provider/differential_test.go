@@ -27,7 +27,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
+	plcrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration/rules"
 )
 
 // The fast path (protocol.NewServer) serves ValidateResourceConfig, PlanResourceChange and
@@ -369,7 +369,7 @@ func differentialCorpora() map[string][]runtime.Object {
 		return flowcontrolv1.LimitResponse{Type: flowcontrolv1.LimitResponseTypeQueue,
 			Queuing: &flowcontrolv1.QueuingConfiguration{Queues: queues, HandSize: hand, QueueLengthLimit: 50}}
 	}
-	globalDefault, _ := prioritylevelconfiguration.BootstrapSpec("global-default")
+	globalDefault, _ := plcrules.BootstrapSpec("global-default")
 	return map[string][]runtime.Object{
 		"leaderworkerset": {
 			lws(nil),

@@ -1,9 +1,9 @@
-// Package prioritylevelconfiguration is the kube.Kind of the PriorityLevelConfiguration
-// (flowcontrol.apiserver.k8s.io/v1), the kubeinfer_priority_level_configuration resource and
-// data source. Its own code is all offline (plan-time): the schema, the server-side defaults, a
-// port of kube-apiserver v1.37 validation, the bootstrap (mandatory/suggested) objects, and the
-// APF capacity formulas behind the apf_capacity function.
-package prioritylevelconfiguration
+// Package rules is the offline half of the PriorityLevelConfiguration kind
+// (flowcontrol.apiserver.k8s.io/v1): the schema, the server-side defaults, a port of
+// kube-apiserver v1.37 validation, the bootstrap (mandatory/suggested) objects, and the APF
+// capacity formulas behind the apf_capacity function. It imports no client and no engine: the
+// provider (package prioritylevelconfiguration) and the TFLint plugin share it.
+package rules
 
 import (
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"

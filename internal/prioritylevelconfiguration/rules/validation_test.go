@@ -1,4 +1,4 @@
-package prioritylevelconfiguration
+package rules
 
 import (
 	"fmt"

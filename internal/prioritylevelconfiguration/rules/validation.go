@@ -1,4 +1,4 @@
-package prioritylevelconfiguration
+package rules
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 const (
@@ -75,8 +75,8 @@ func ValidatePriorityLevelConfiguration(obj *flowcontrolv1.PriorityLevelConfigur
 	if obj == nil {
 		return nil
 	}
-	name := kube.EffectiveName(&obj.ObjectMeta)
-	allErrs := kube.ValidateClusterScopedObjectMeta(&obj.ObjectMeta)
+	name := kindrules.EffectiveName(&obj.ObjectMeta)
+	allErrs := kindrules.ValidateClusterScopedObjectMeta(&obj.ObjectMeta)
 
 	if _, ok := obj.Annotations[PreserveZeroConcurrencySharesAnnotation]; ok {
 		allErrs = append(allErrs, field.Forbidden(field.NewPath("metadata").Child("annotations"),
