@@ -17,6 +17,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema"
+	fsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
@@ -165,7 +166,7 @@ func TestTakeoverWarning(t *testing.T) {
 // count.
 func TestTakeoverWarningAtomicList(t *testing.T) {
 	h := newHarness(t, flowschema.Kind, func(obj map[string]any) {
-		setDefault(obj["spec"].(map[string]any), "matchingPrecedence", float64(flowschema.DefaultMatchingPrecedence))
+		setDefault(obj["spec"].(map[string]any), "matchingPrecedence", float64(fsrules.DefaultMatchingPrecedence))
 		// The APF controller's condition, so the apply does not wait for it.
 		obj["status"] = map[string]any{"conditions": []any{map[string]any{"type": "Dangling", "status": "True",
 			"reason": "NotFound", "message": `This FlowSchema references the PriorityLevelConfiguration object named "llm-serving" but there is no such object`}}}

@@ -1,4 +1,4 @@
-package flowschema
+package rules
 
 import (
 	"fmt"

@@ -1,9 +1,8 @@
-// Package flowschema is the kube.Kind of the FlowSchema (flowcontrol.apiserver.k8s.io/v1), the
-// kubeinfer_flow_schema resource and data source. Offline, at plan time: the schema, the
-// server-side defaults, a port of kube-apiserver v1.37 validation and the bootstrap
-// (mandatory/suggested) objects. Against the cluster: the apply's short wait for the Dangling
-// condition.
-package flowschema
+// Package rules is the offline half of the FlowSchema kind (flowcontrol.apiserver.k8s.io/v1),
+// checked at plan time: the schema, the server-side defaults, a port of kube-apiserver v1.37
+// validation and the bootstrap (mandatory/suggested) objects. It imports no client and no
+// engine: the provider (package flowschema) and the TFLint plugin share it.
+package rules
 
 import (
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
