@@ -55,8 +55,27 @@ with open(dst, "w") as f:
     yaml.safe_dump(cfg, f, sort_keys=False)
 EOF
 
-echo "release-check: goreleaser release --snapshot (linux_amd64 only)"
-"$goreleaser" release --snapshot --clean --skip=sign,publish --config "$work/goreleaser.yml"
+# Signing as the release workflow signs: goreleaser's signs stage (gpg --detach-sign of the
+# SHA256SUMS with --local-user $GPG_FINGERPRINT) with a throwaway RSA key in a temporary
+# GNUPGHOME (the Terraform Registry takes RSA and DSA keys). The maintainers' key is the one
+# real releases use; this checks the configuration and the files it writes.
+skip=publish
+if command -v gpg >/dev/null; then
+	export GNUPGHOME=$work/gnupg
+	mkdir -m 700 "$GNUPGHOME"
+	gpg --batch --quiet --passphrase '' --quick-gen-key "kubeinfer release-check <release-check@kubeinfer.invalid>" rsa3072 sign never 2>/dev/null ||
+		fail "generating a throwaway GPG key"
+	GPG_FINGERPRINT=$(gpg --batch --with-colons --list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
+	export GPG_FINGERPRINT
+	[[ -n $GPG_FINGERPRINT ]] || fail "no fingerprint for the throwaway GPG key"
+else
+	# Without gpg the signing stage cannot run here: say so, and check the rest.
+	echo "release-check: gpg not found: the signing of SHA256SUMS is NOT checked"
+	skip=sign,publish
+fi
+
+echo "release-check: goreleaser release --snapshot (linux_amd64 only; skipping $skip)"
+"$goreleaser" release --snapshot --clean --skip="$skip" --config "$work/goreleaser.yml"
 
 dist=$work/dist
 version=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["version"])' "$dist/metadata.json")
@@ -98,6 +117,15 @@ grep -q -- '-trimpath=true' <<<"$info" || fail "$binary: not built with -trimpat
 # -trimpath keeps -ldflags out of the build info: look for the string itself.
 grep -qaF -- "$version" "$work/unzipped/$binary" || fail "$binary: version $version not set (-X main.version)"
 
+# The signature the registry verifies: a detached binary signature of SHA256SUMS, as
+# ${sums}.sig, by the key whose fingerprint the release was given.
+if [[ $skip != *sign* ]]; then
+	[[ -f $dist/$sums.sig ]] || fail "missing $sums.sig in dist (have: $(cd "$dist" && ls))"
+	gpg --batch --status-fd 1 --verify "$dist/$sums.sig" "$dist/$sums" 2>/dev/null | grep -q "^\[GNUPG:\] VALIDSIG $GPG_FINGERPRINT " ||
+		fail "$sums.sig is not a valid signature of $sums by $GPG_FINGERPRINT"
+	echo "release-check: $sums.sig verifies with the signing key"
+fi
+
 echo "release-check: artifacts:"
 (cd "$dist" && ls -l "$zip" "$sums" && sed 's/^/    /' "$sums")
 
@@ -108,6 +136,13 @@ plugin_zip=tflint-ruleset-kubeinfer_linux_amd64.zip
 [[ $(unzip -Z1 "$dist/$plugin_zip") == tflint-ruleset-kubeinfer ]] || fail "$plugin_zip does not hold exactly tflint-ruleset-kubeinfer"
 "$root/scripts/tflint-checksums.sh" "$dist"
 (cd "$dist" && sha256sum -c --quiet checksums.txt) || fail "checksums.txt does not match the plugin zips"
+# The workflow signs checksums.txt with the same key, for TFLint's signing_key.
+if [[ $skip != *sign* ]]; then
+	gpg --batch --quiet --local-user "$GPG_FINGERPRINT" --detach-sign "$dist/checksums.txt" || fail "signing checksums.txt"
+	gpg --batch --status-fd 1 --verify "$dist/checksums.txt.sig" "$dist/checksums.txt" 2>/dev/null | grep -q "^\[GNUPG:\] VALIDSIG $GPG_FINGERPRINT " ||
+		fail "checksums.txt.sig does not verify"
+	echo "release-check: checksums.txt.sig verifies with the signing key"
+fi
 
 # Installed as users install it: from a filesystem mirror and a network mirror of the snapshot,
 # with terraform init and tofu init (no dev_overrides), the lock file's hashes checked against

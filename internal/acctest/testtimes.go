@@ -14,12 +14,17 @@ import (
 // The slowest tests of each run under a CLI, printed after it (go test prints nothing per test
 // without -v): where the suite's time goes, to keep `make test` within its budget. A test is
 // timed from its first call of ClusterWith to its end; tests that run in parallel overlap.
+// Each test's CPU (its CLI commands, the test process and the package's cluster, cpuSample)
+// is taken over the same span: a warm run is CPU-bound on 2 cores, so the CPU, not the wall
+// time, says what a test costs the whole run. Where tests of a package run in parallel, each
+// one's CPU includes the others' over the time they overlap.
 
 var testTimes = struct {
 	sync.Mutex
 	started map[string]time.Time
 	took    map[string]time.Duration
-}{started: map[string]time.Time{}, took: map[string]time.Duration{}}
+	cpu     map[string]time.Duration
+}{started: map[string]time.Time{}, took: map[string]time.Duration{}, cpu: map[string]time.Duration{}}
 
 // timeTest starts timing t's top-level test, once.
 func timeTest(t testing.TB) {
@@ -29,32 +34,34 @@ func timeTest(t testing.TB) {
 	if _, ok := testTimes.started[name]; ok {
 		return
 	}
-	start := time.Now()
+	start, startCPU := time.Now(), takeCPUSample()
 	testTimes.started[name] = start
 	t.Cleanup(func() {
+		used := takeCPUSample().since(startCPU)
 		testTimes.Lock()
 		defer testTimes.Unlock()
 		testTimes.took[name] = time.Since(start)
+		testTimes.cpu[name] = used.cli + used.self + used.clusterTotal()
 	})
 }
 
 // slowestTests returns the n slowest tests timed since the last call, and forgets them all.
 // With EnvCLITimes set, every test's time is appended to that file with ".tests" added to its
-// name (package, CLI, test, seconds), for scripts/test.sh's summary.
+// name (package, CLI, test, seconds, CPU seconds), for scripts/test.sh's summary.
 func slowestTests(n int, c cli) string {
 	testTimes.Lock()
 	defer testTimes.Unlock()
 	type entry struct {
-		name string
-		took time.Duration
+		name      string
+		took, cpu time.Duration
 	}
 	var all []entry
 	var total time.Duration
 	for name, d := range testTimes.took {
-		all = append(all, entry{name, d})
+		all = append(all, entry{name, d, testTimes.cpu[name]})
 		total += d
 	}
-	testTimes.started, testTimes.took = map[string]time.Time{}, map[string]time.Duration{}
+	testTimes.started, testTimes.took, testTimes.cpu = map[string]time.Time{}, map[string]time.Duration{}, map[string]time.Duration{}
 	if len(all) == 0 {
 		return ""
 	}
@@ -62,7 +69,7 @@ func slowestTests(n int, c cli) string {
 		pkg, _ := os.Getwd()
 		if f, err := os.OpenFile(name+".tests", os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
 			for _, e := range all {
-				fmt.Fprintf(f, "%s\t%s\t%s\t%.1f\n", filepath.Base(pkg), c.path, e.name, e.took.Seconds())
+				fmt.Fprintf(f, "%s\t%s\t%s\t%.1f\t%.1f\n", filepath.Base(pkg), c.path, e.name, e.took.Seconds(), e.cpu.Seconds())
 			}
 			_ = f.Close()
 		}

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
@@ -101,15 +102,15 @@ func changedRoleFields(newObj, oldObj *disaggv1.DisaggregatedSet) []*field.Path 
 	if len(newObj.Spec.Roles) != len(oldObj.Spec.Roles) {
 		return []*field.Path{roles}
 	}
-	lwtNode := leaderworkerset.NodeAt(node().FieldJSON("spec").FieldJSON("roles").Elem, "spec.leaderWorkerTemplate")
+	lwtNode := k8sschema.NodeAt(node().FieldJSON("spec").FieldJSON("roles").Elem, "spec.leaderWorkerTemplate")
 	var out []*field.Path
 	for i := range newObj.Spec.Roles {
 		n, o := newObj.Spec.Roles[i], oldObj.Spec.Roles[i]
 		if n.Name != o.Name {
 			out = append(out, roles.Index(i).Child("name"))
 		}
-		out = append(out, leaderworkerset.ChangedFields(lwtNode, roles.Index(i).Child("spec", "leaderWorkerTemplate"),
-			leaderworkerset.JSONValue(o.Spec.LeaderWorkerTemplate), leaderworkerset.JSONValue(n.Spec.LeaderWorkerTemplate))...)
+		out = append(out, k8sschema.ChangedFields(lwtNode, roles.Index(i).Child("spec", "leaderWorkerTemplate"),
+			k8sschema.JSONValue(o.Spec.LeaderWorkerTemplate), k8sschema.JSONValue(n.Spec.LeaderWorkerTemplate))...)
 	}
 	return out
 }
@@ -141,7 +142,7 @@ func (r Rollout) Message() string {
 		"including roles whose template did not change: the controller creates a new LeaderWorkerSet for each role and scales "+
 		"the old ones down in step, until %s; groups per step: %s; changed: %s",
 		r.Name, r.From, r.To, len(r.Roles), strings.Join(names, ", "), groups, strings.Join(batches, ", "),
-		leaderworkerset.FieldList(node(), r.Changed))
+		k8sschema.FieldList(node(), r.Changed))
 }
 
 // rolloutFields are the planned values the preview depends on.
@@ -150,7 +151,7 @@ var rolloutFields = []string{"spec.roles", "metadata.name", "metadata.namespace"
 // planUpdate is the kind's PlanUpdate: the rollout preview as a warning on the resource, and
 // the guard (allow_group_restarts = false) as an error on the first changed field.
 func planUpdate(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, unknown []*field.Path) ([]kube.Warning, field.ErrorList) {
-	if leaderworkerset.DependsOnUnknown(unknown, rolloutFields) {
+	if k8sschema.DependsOnUnknown(unknown, rolloutFields) {
 		return nil, nil
 	}
 	newDS, oldDS := kube.As[*disaggv1.DisaggregatedSet](newObj), kube.As[*disaggv1.DisaggregatedSet](oldObj)
@@ -168,5 +169,5 @@ func planUpdate(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, 
 	return warnings, append(errs, field.Forbidden(r.Changed[0], fmt.Sprintf(
 		"allow_group_restarts = false, and this change makes a new revision of %s (%s, from %s) that recreates every group of EVERY role, "+
 			"not only of the role changed (changed: %s). Revert the change, or set allow_group_restarts = true to roll it out.",
-		r.Name, r.To, r.From, leaderworkerset.FieldList(node(), r.Changed))))
+		r.Name, r.To, r.From, k8sschema.FieldList(node(), r.Changed))))
 }

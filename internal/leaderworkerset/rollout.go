@@ -1,10 +1,7 @@
 package leaderworkerset
 
 import (
-	"encoding/json"
 	"fmt"
-	"reflect"
-	"sort"
 	"strings"
 
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -53,107 +50,7 @@ func revisionFields(lws *lwsv1.LeaderWorkerSet) (networkConfig, template any) {
 	if lwt.RestartPolicy == lwsv1.DeprecatedDefaultRestartPolicy {
 		lwt.RestartPolicy = lwsv1.NoneRestartPolicy
 	}
-	return JSONValue(nc), JSONValue(lwt)
-}
-
-// JSONValue is v as encoding/json renders it, decoded into maps and slices: quantities in
-// canonical form, omitted fields absent, as the controller's revision sees them.
-func JSONValue(v any) any {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	var out any
-	_ = json.Unmarshal(raw, &out)
-	return out
-}
-
-// ChangedFields lists the Kubernetes field paths under base where the JSON values a and b
-// differ. n is the schema node of base (nil when unknown): it tells map keys from fields. A list
-// whose length changes is reported as a whole; absent, null and empty values are the same.
-func ChangedFields(n *k8sschema.Node, base *field.Path, a, b any) []*field.Path {
-	if isEmptyJSON(a) && isEmptyJSON(b) {
-		return nil
-	}
-	if (a == nil) != (b == nil) && (n == nil || n.Kind != k8sschema.KindMap) {
-		return []*field.Path{base} // added or removed as a whole
-	}
-	switch av := a.(type) {
-	case map[string]any:
-		bv, ok := b.(map[string]any)
-		if !ok && b != nil {
-			return []*field.Path{base}
-		}
-		keys := map[string]bool{}
-		for k := range av {
-			keys[k] = true
-		}
-		for k := range bv {
-			keys[k] = true
-		}
-		sorted := make([]string, 0, len(keys))
-		for k := range keys {
-			sorted = append(sorted, k)
-		}
-		sort.Strings(sorted)
-		var out []*field.Path
-		for _, k := range sorted {
-			var child *k8sschema.Node
-			p := base.Child(k)
-			if n != nil && n.Kind == k8sschema.KindMap {
-				child, p = n.Elem, base.Key(k)
-			} else if n != nil {
-				child = n.FieldJSON(k)
-			}
-			out = append(out, ChangedFields(child, p, av[k], bv[k])...)
-		}
-		return out
-	case []any:
-		bv, ok := b.([]any)
-		if !ok || len(av) != len(bv) {
-			return []*field.Path{base}
-		}
-		var elem *k8sschema.Node
-		if n != nil {
-			elem = n.Elem
-		}
-		var out []*field.Path
-		for i := range av {
-			out = append(out, ChangedFields(elem, base.Index(i), av[i], bv[i])...)
-		}
-		return out
-	case nil:
-		return ChangedFields(n, base, b, a) // a map's first keys
-	}
-	if !reflect.DeepEqual(a, b) {
-		return []*field.Path{base}
-	}
-	return nil
-}
-
-func isEmptyJSON(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return true
-	case map[string]any:
-		return len(x) == 0
-	case []any:
-		return len(x) == 0
-	}
-	return false
-}
-
-// NodeAt is the schema node at a dotted JSON path of fields ("spec.leaderWorkerTemplate"), nil
-// when there is none.
-func NodeAt(root *k8sschema.Node, dotted string) *k8sschema.Node {
-	n := root
-	for _, name := range strings.Split(dotted, ".") {
-		if n == nil {
-			return nil
-		}
-		n = n.FieldJSON(name)
-	}
-	return n
+	return k8sschema.JSONValue(nc), k8sschema.JSONValue(lwt)
 }
 
 // Rollout is what the released controller does with an in-place update of a LeaderWorkerSet.
@@ -183,8 +80,8 @@ func PreviewRollout(newObj, oldObj *lwsv1.LeaderWorkerSet) Rollout {
 	newNC, newLWT := revisionFields(newObj)
 	oldNC, oldLWT := revisionFields(oldObj)
 	root := node()
-	r.Changed = append(ChangedFields(NodeAt(root, revisionPaths[0]), field.NewPath("spec", "networkConfig"), oldNC, newNC),
-		ChangedFields(NodeAt(root, revisionPaths[1]), field.NewPath("spec", "leaderWorkerTemplate"), oldLWT, newLWT)...)
+	r.Changed = append(k8sschema.ChangedFields(k8sschema.NodeAt(root, revisionPaths[0]), field.NewPath("spec", "networkConfig"), oldNC, newNC),
+		k8sschema.ChangedFields(k8sschema.NodeAt(root, revisionPaths[1]), field.NewPath("spec", "leaderWorkerTemplate"), oldLWT, newLWT)...)
 	ru := newObj.Spec.RolloutStrategy.RollingUpdateConfiguration
 	if ru == nil {
 		ru = &lwsv1.RollingUpdateConfiguration{MaxUnavailable: intstr.FromInt32(1), MaxSurge: intstr.FromInt32(0)}
@@ -294,7 +191,7 @@ func (r Rollout) Message(root *k8sschema.Node) string {
 		fmt.Fprintf(&b, "; replicas %d -> %d in the same apply: %s are deleted", r.OldReplicas, r.Replicas, GroupRange(r.Replicas, r.OldReplicas-1))
 	}
 	b.WriteString("; changed: ")
-	b.WriteString(FieldList(root, r.Changed))
+	b.WriteString(k8sschema.FieldList(root, r.Changed))
 	return b.String()
 }
 
@@ -306,44 +203,14 @@ func GroupRange(first, last int32) string {
 	return fmt.Sprintf("groups %d-%d", first, last)
 }
 
-// maxListed bounds how many changed fields a message names.
-const maxListed = 8
-
-// FieldList renders field paths as attribute paths, at most maxListed of them.
-func FieldList(root *k8sschema.Node, paths []*field.Path) string {
-	var names []string
-	for i, p := range paths {
-		if i == maxListed {
-			names = append(names, fmt.Sprintf("and %d more", len(paths)-maxListed))
-			break
-		}
-		ap, _ := k8sschema.AttributePath(root, p.String())
-		names = append(names, ap.String())
-	}
-	return strings.Join(names, ", ")
-}
-
 // rolloutFields are the planned values the preview depends on: when one is unknown, the plan
 // gives no verdict (the check runs again at apply with the final values).
 var rolloutFields = []string{"spec.networkConfig", "spec.leaderWorkerTemplate", "spec.replicas", "spec.rolloutStrategy", "metadata.name", "metadata.namespace"}
 
-// DependsOnUnknown reports whether one of the unknown paths is at, above or under one of fields.
-func DependsOnUnknown(unknown []*field.Path, fields []string) bool {
-	for _, u := range unknown {
-		us := u.String()
-		for _, f := range fields {
-			if us == f || strings.HasPrefix(us, f+".") || strings.HasPrefix(us, f+"[") || strings.HasPrefix(f, us+".") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // planUpdate is the kind's PlanUpdate: the rollout preview as a warning on the resource, and
 // the guard (allow_group_restarts = false) as an error on the first changed field.
 func planUpdate(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, unknown []*field.Path) ([]kube.Warning, field.ErrorList) {
-	if DependsOnUnknown(unknown, rolloutFields) {
+	if k8sschema.DependsOnUnknown(unknown, rolloutFields) {
 		return nil, nil
 	}
 	r := PreviewRollout(kube.As[*lwsv1.LeaderWorkerSet](newObj), kube.As[*lwsv1.LeaderWorkerSet](oldObj))
@@ -359,5 +226,5 @@ func planUpdate(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, 
 	return nil, field.ErrorList{field.Forbidden(r.Changed[0], fmt.Sprintf(
 		"allow_group_restarts = false, and this change makes a new revision that recreates %s of %s (changed: %s). "+
 			"Revert the change, or set allow_group_restarts = true to roll it out.",
-		GroupRange(first, last), r.Name, FieldList(node(), r.Changed)))}
+		GroupRange(first, last), r.Name, k8sschema.FieldList(node(), r.Changed)))}
 }
