@@ -9,7 +9,7 @@ import (
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 // ownFieldDocs are the descriptions of the DisaggregatedSet's own types, and of the released
@@ -80,7 +80,7 @@ var releasedTypes = []reflect.Type{
 func fieldDocs() map[reflect.Type]map[string]string {
 	lwsPkg := reflect.TypeOf(lwsv1.LeaderWorkerSet{}).PkgPath()
 	byName := map[string]map[string]string{}
-	for t, docs := range leaderworkerset.FieldDocs {
+	for t, docs := range lwsrules.FieldDocs {
 		if t.PkgPath() == lwsPkg {
 			byName[t.Name()] = docs
 		}
@@ -104,6 +104,6 @@ func fieldDocs() map[reflect.Type]map[string]string {
 			out[t][f] = d
 		}
 	}
-	out[reflect.TypeOf(metav1.Condition{})] = leaderworkerset.FieldDocs[reflect.TypeOf(metav1.Condition{})]
+	out[reflect.TypeOf(metav1.Condition{})] = lwsrules.FieldDocs[reflect.TypeOf(metav1.Condition{})]
 	return out
 }

@@ -22,7 +22,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/footprint"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/podtemplate"
 )
 
@@ -77,13 +77,13 @@ var Kind = &kube.Kind{
 				"role's LeaderWorkerSet or its StatefulSets that says the API server rejects an object the controllers " +
 				"create as invalid (a `FailedCreate` for a label value over 63 characters) cannot clear by itself: the " +
 				"wait ends at once with an error that quotes the event, on create too. Defaults to `true`."},
-		leaderworkerset.AttrAllowGroupRestarts: leaderworkerset.AllowGroupRestartsAttribute("groups (a change of any role's " +
+		lwsrules.AttrAllowGroupRestarts: lwsrules.AllowGroupRestartsAttribute("groups (a change of any role's " +
 			"`name` or `leader_worker_template` recreates every group of every role, as the controller's revision covers all roles; " +
 			"switching an `External` role to `Static` with fewer `replicas` than the groups that run removes serving groups, and is refused too)"),
 	},
 	ExtraDefaults: map[string]tftypes.Value{
-		attrWaitForRollout:                     tftypes.NewValue(tftypes.Bool, true),
-		leaderworkerset.AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, true),
+		attrWaitForRollout:              tftypes.NewValue(tftypes.Bool, true),
+		lwsrules.AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, true),
 	},
 	Derived: map[string]rschema.Attribute{footprint.AttrFootprint: footprintAttribute},
 	Derive:  derive,
@@ -150,7 +150,7 @@ func buildNode() *k8sschema.Node {
 			role + "scaling.mode": k8sschema.OptionalComputed,
 		},
 		KeysFromPrior: []string{"metadata.annotations", "metadata.labels"},
-		TypeDefaults:  leaderworkerset.TemplateDefaults,
+		TypeDefaults:  lwsrules.TemplateDefaults,
 		FieldDocs:     podtemplate.MergeFieldDocs(podtemplate.FieldDocs, fieldDocs()),
 		Notes: map[string]string{
 			"spec.roles":           "2 to 10 roles with unique names. Either every role has `replicas = 0` or none has.",

@@ -11,7 +11,7 @@ import (
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 const roleScalerDescription = "A DisaggregatedSetRoleScaler (`disaggregatedset.x-k8s.io/v1`, LeaderWorkerSet v0.10.0 and later): " +
@@ -78,6 +78,6 @@ func roleScalerFieldDocs() map[reflect.Type]map[string]string {
 			"observedGeneration": "The `metadata.generation` the status reflects.",
 			"conditions":         "Conditions of the scaler, such as `Ready`.",
 		},
-		reflect.TypeOf(metav1.Condition{}): leaderworkerset.FieldDocs[reflect.TypeOf(metav1.Condition{})],
+		reflect.TypeOf(metav1.Condition{}): lwsrules.FieldDocs[reflect.TypeOf(metav1.Condition{})],
 	}
 }

@@ -12,7 +12,7 @@ import (
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 // Rollout is what the DisaggregatedSet controller does with an in-place update.
@@ -155,7 +155,7 @@ func planUpdate(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, 
 		return nil, nil
 	}
 	newDS, oldDS := kube.As[*disaggv1.DisaggregatedSet](newObj), kube.As[*disaggv1.DisaggregatedSet](oldObj)
-	allow := kube.BoolExtra(extras, leaderworkerset.AttrAllowGroupRestarts, true)
+	allow := kube.BoolExtra(extras, lwsrules.AttrAllowGroupRestarts, true)
 	warnings, errs := scaleChangePlan(newDS, oldDS, allow)
 	warnings = append(warnings, slicesChangePlan(newDS, oldDS)...)
 	r := PreviewRollout(newDS, oldDS)

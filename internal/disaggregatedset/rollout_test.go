@@ -13,7 +13,7 @@ import (
 	releasedutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 // TestRevisionRule: what changes the v0.9.0 revision (ComputeRevision) and so rolls every role.
@@ -71,7 +71,7 @@ func TestRolloutMessageAndGuard(t *testing.T) {
 	if got := PreviewRollout(newObj, pair()).Message(); got != want {
 		t.Errorf("got\n  %s\nwant\n  %s", got, want)
 	}
-	deny := map[string]tftypes.Value{leaderworkerset.AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, false)}
+	deny := map[string]tftypes.Value{lwsrules.AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, false)}
 	if w, errs := planUpdate(newObj, pair(), nil, nil); len(w) != 1 || len(errs) != 0 || w[0].Detail != want {
 		t.Errorf("allowed: %v, %v", w, errs)
 	}
@@ -122,7 +122,7 @@ func TestRolloutCountsRunningAndSlices(t *testing.T) {
 // state's record) to replicas, and allow_group_restarts = false refuses a scale-down, not a
 // scale-up.
 func TestExternalToStatic(t *testing.T) {
-	deny := map[string]tftypes.Value{leaderworkerset.AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, false)}
+	deny := map[string]tftypes.Value{lwsrules.AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, false)}
 	cases := []struct {
 		name     string
 		replicas int32

@@ -25,6 +25,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 // Limits and messages of the DisaggregatedSet CRD of sigs.k8s.io/lws v0.9.0
@@ -426,7 +427,7 @@ func mergeLabels(user, generated map[string]string) map[string]string {
 var nameLimit = regexp.MustCompile(`use a name of at most (\d+) characters`)
 
 // validateRoleLeaderWorkerSet runs the LeaderWorkerSet rules (the LWS webhook's defaults, then
-// leaderworkerset.ValidateAll) on the LeaderWorkerSet the controller creates for role i, and
+// lwsrules.ValidateAll) on the LeaderWorkerSet the controller creates for role i, and
 // reports each error at the DisaggregatedSet field it comes from: the role's spec and metadata,
 // or the set's metadata.name for the derived name. Errors on the generated labels are left
 // out: each generated value is a part of the derived name, whose error says it all.
@@ -441,7 +442,7 @@ func validateRoleLeaderWorkerSetAs(ds *disaggv1.DisaggregatedSet, i int, newer b
 	if err != nil {
 		return field.ErrorList{field.InternalError(rolesPath.Index(i), err)}
 	}
-	leaderworkerset.SetDefaults(lws)
+	lwsrules.SetDefaults(lws)
 	role := ds.Spec.Roles[i]
 	rolePath := rolesPath.Index(i)
 	generated := map[string]bool{}
@@ -450,7 +451,7 @@ func validateRoleLeaderWorkerSetAs(ds *disaggv1.DisaggregatedSet, i int, newer b
 		generated[k], generated[v] = true, true
 	}
 	var errs field.ErrorList
-	for _, e := range leaderworkerset.ValidateAll(lws) {
+	for _, e := range lwsrules.ValidateAll(lws) {
 		if strings.HasSuffix(e.Field, ".labels") || strings.Contains(e.Field, ".labels[") {
 			if s, ok := e.BadValue.(string); ok && generated[s] {
 				continue
@@ -497,9 +498,9 @@ func roleNameWarnings(ds *disaggv1.DisaggregatedSet, i int, newer bool) []string
 	if err != nil {
 		return nil
 	}
-	leaderworkerset.SetDefaults(lws)
+	lwsrules.SetDefaults(lws)
 	var out []string
-	for _, w := range leaderworkerset.RuntimeNameWarnings(lws) {
+	for _, w := range lwsrules.RuntimeNameWarnings(lws) {
 		out = append(out, roleNameDetail(ds, lws, ds.Spec.Roles[i].Name, newer, "may not come up: "+w.Detail))
 	}
 	return out

@@ -98,3 +98,15 @@ func As[T runtime.Object](obj runtime.Object) T {
 	}
 	return t
 }
+
+// BoolExtra is the value of the bool extra attribute name, or def when it is absent, null or
+// unknown (a plan whose configuration has an unknown value keeps the default behaviour).
+func BoolExtra(extras map[string]tftypes.Value, name string, def bool) bool {
+	v := extras[name]
+	if !v.IsKnown() || v.IsNull() {
+		return def
+	}
+	var b bool
+	_ = v.As(&b)
+	return b
+}

@@ -1,4 +1,4 @@
-package leaderworkerset
+package rules
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package leaderworkerset
+package rules
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/podtemplate"
 )
 
@@ -115,7 +115,7 @@ func validateRuntimeNames(obj *lwsv1.LeaderWorkerSet) field.ErrorList {
 
 // runtimeNameWarnings warns about a name whose groups come up only if the StatefulSet
 // controller's revision hash of the template is shorter than 10 characters.
-func runtimeNameWarnings(obj *lwsv1.LeaderWorkerSet) []kube.Warning {
+func runtimeNameWarnings(obj *lwsv1.LeaderWorkerSet) []kindrules.Warning {
 	if obj.Name == "" {
 		return nil
 	}
@@ -125,7 +125,7 @@ func runtimeNameWarnings(obj *lwsv1.LeaderWorkerSet) []kube.Warning {
 		return nil // always fits, or rejected by validateRuntimeNames
 	}
 	fits := 63 - r.longestPrefix - 1
-	return []kube.Warning{{Path: metadataPath.Child("name"), Summary: "Name may be too long for the controller's objects",
+	return []kindrules.Warning{{Path: metadataPath.Child("name"), Summary: "Name may be too long for the controller's objects",
 		Detail: fmt.Sprintf("with %s, %s controller-revision-hash label is %d characters plus the revision hash the StatefulSet "+
 			"controller computes from the template (8 to 10 characters; 10 for most templates). It fits the 63 allowed for a "+
 			"label value only with a hash of at most %d characters: otherwise the StatefulSet's pods are never created and "+
@@ -135,7 +135,9 @@ func runtimeNameWarnings(obj *lwsv1.LeaderWorkerSet) []kube.Warning {
 
 // RuntimeNameWarnings is runtimeNameWarnings for a LeaderWorkerSet another kind's controller
 // creates (a DisaggregatedSet role's).
-func RuntimeNameWarnings(obj *lwsv1.LeaderWorkerSet) []kube.Warning { return runtimeNameWarnings(obj) }
+func RuntimeNameWarnings(obj *lwsv1.LeaderWorkerSet) []kindrules.Warning {
+	return runtimeNameWarnings(obj)
+}
 
 // secretLikeEnv matches env var names that usually hold credentials.
 var secretLikeEnv = regexp.MustCompile(`(?i)(^HF_TOKEN$|_TOKEN$|_KEY$|PASSWORD|SECRET)`)
@@ -146,12 +148,12 @@ var secretLikeEnv = regexp.MustCompile(`(?i)(^HF_TOKEN$|_TOKEN$|_KEY$|PASSWORD|S
 var envPlaceholder = regexp.MustCompile(`^\s*(\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^}]+\}|\$\([^)]+\)|<[^<>]+>)\s*$`)
 
 // checkConfig returns provider-only errors and warnings on the configuration as written.
-func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []kube.Warning) {
-	lws := kube.As[*lwsv1.LeaderWorkerSet](obj)
+func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []kindrules.Warning) {
+	lws := kindrules.As[*lwsv1.LeaderWorkerSet](obj)
 	var errs field.ErrorList
-	var warnings []kube.Warning
+	var warnings []kindrules.Warning
 	if v, ok := k8sschema.ValueAt(node(), config, "spec.replicas"); ok && !v.IsNull() {
-		if mv, ok := configExtra(config, attrManageReplicas); ok && !mv {
+		if mv, ok := configExtra(config, AttrManageReplicas); ok && !mv {
 			errs = append(errs, field.Forbidden(field.NewPath("spec", "replicas"),
 				"manage_replicas = false leaves spec.replicas to the autoscaler; remove spec.replicas (the object starts with the server default of 1 and the autoscaler scales it)"))
 		}
@@ -170,7 +172,7 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 			for i, e := range c.env {
 				if e.Value != "" && secretLikeEnv.MatchString(e.Name) && !envPlaceholder.MatchString(e.Value) {
 					p := tplPath.Child("spec", c.list).Index(c.index).Child("env").Index(i).Child("value")
-					warnings = append(warnings, kube.Warning{Path: p, Summary: "Secret in a literal env value",
+					warnings = append(warnings, kindrules.Warning{Path: p, Summary: "Secret in a literal env value",
 						Detail: fmt.Sprintf("env var %q holds a literal value, which is stored in plain text in the Terraform state and in the LeaderWorkerSet. "+
 							"Reference a Secret instead: value_from = { secret_key_ref = { name = \"...\", key = \"...\" } }.", e.Name)})
 				}

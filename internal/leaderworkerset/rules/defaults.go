@@ -1,4 +1,4 @@
-package leaderworkerset
+package rules
 
 import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -8,7 +8,7 @@ import (
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // SetDefaults applies the LeaderWorkerSet-level defaults of the CRD schema and
@@ -81,7 +81,7 @@ func SetDefaults(obj *lwsv1.LeaderWorkerSet) {
 // declaring them defaults (groupIdentity Ordinal, from its +kubebuilder:default) where prior (the
 // state, or the configuration) leaves them null: null means that default.
 func ClearServerDefaults(obj runtime.Object, prior tftypes.Value) {
-	lws := kube.As[*lwsv1.LeaderWorkerSet](obj)
+	lws := kindrules.As[*lwsv1.LeaderWorkerSet](obj)
 	unset := func(p string) bool {
 		v, ok := k8sschema.ValueAt(node(), prior, p)
 		return !ok || v.IsNull()

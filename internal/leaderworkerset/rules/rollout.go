@@ -1,4 +1,4 @@
-package leaderworkerset
+package rules
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // AttrAllowGroupRestarts is the guard against plans that recreate running groups (both kinds).
@@ -76,7 +76,7 @@ type Rollout struct {
 // PreviewRollout decides, as sigs.k8s.io/lws v0.9.0 does, whether an update of oldObj to newObj
 // (both defaulted) rolls groups, and with which parameters.
 func PreviewRollout(newObj, oldObj *lwsv1.LeaderWorkerSet) Rollout {
-	r := Rollout{Name: newObj.Namespace + "/" + newObj.Name, OldReplicas: replicasOf(oldObj), Replicas: replicasOf(newObj)}
+	r := Rollout{Name: newObj.Namespace + "/" + newObj.Name, OldReplicas: ReplicasOf(oldObj), Replicas: ReplicasOf(newObj)}
 	newNC, newLWT := revisionFields(newObj)
 	oldNC, oldLWT := revisionFields(oldObj)
 	root := node()
@@ -119,12 +119,13 @@ func scaledMaxSurge(lws *lwsv1.LeaderWorkerSet) int {
 	if ru == nil {
 		return 0
 	}
-	replicas := int(replicasOf(lws))
+	replicas := int(ReplicasOf(lws))
 	surge, _ := intstr.GetScaledValueFromIntOrPercent(&ru.MaxSurge, replicas, true)
 	return max(0, min(surge, replicas))
 }
 
-func replicasOf(lws *lwsv1.LeaderWorkerSet) int32 {
+// ReplicasOf is spec.replicas, 1 when unset (the CRD default).
+func ReplicasOf(lws *lwsv1.LeaderWorkerSet) int32 {
 	if lws.Spec.Replicas == nil {
 		return 1
 	}
@@ -209,18 +210,18 @@ var rolloutFields = []string{"spec.networkConfig", "spec.leaderWorkerTemplate", 
 
 // planUpdate is the kind's PlanUpdate: the rollout preview as a warning on the resource, and
 // the guard (allow_group_restarts = false) as an error on the first changed field.
-func planUpdate(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, unknown []*field.Path) ([]kube.Warning, field.ErrorList) {
+func planUpdate(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, unknown []*field.Path) ([]kindrules.Warning, field.ErrorList) {
 	if k8sschema.DependsOnUnknown(unknown, rolloutFields) {
 		return nil, nil
 	}
-	r := PreviewRollout(kube.As[*lwsv1.LeaderWorkerSet](newObj), kube.As[*lwsv1.LeaderWorkerSet](oldObj))
+	r := PreviewRollout(kindrules.As[*lwsv1.LeaderWorkerSet](newObj), kindrules.As[*lwsv1.LeaderWorkerSet](oldObj))
 	msg := r.Message(node())
 	if msg == "" {
 		return nil, nil
 	}
-	warnings := []kube.Warning{{Summary: "Rolling update of LeaderWorkerSet " + r.Name, Detail: msg}}
+	warnings := []kindrules.Warning{{Summary: "Rolling update of LeaderWorkerSet " + r.Name, Detail: msg}}
 	first, last, ok := r.Recreated()
-	if !ok || kube.BoolExtra(extras, AttrAllowGroupRestarts, true) {
+	if !ok || kindrules.BoolExtra(extras, AttrAllowGroupRestarts, true) {
 		return warnings, nil
 	}
 	return nil, field.ErrorList{field.Forbidden(r.Changed[0], fmt.Sprintf(

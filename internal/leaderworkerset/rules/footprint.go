@@ -1,4 +1,4 @@
-package leaderworkerset
+package rules
 
 import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -6,7 +6,7 @@ import (
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/footprint"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // Footprint is the set's pods and their requests and limits: replicas groups of one leader
@@ -16,7 +16,7 @@ import (
 // sigs.k8s.io/lws v0.9.0).
 func Footprint(lws *lwsv1.LeaderWorkerSet) footprint.Group {
 	lwt := &lws.Spec.LeaderWorkerTemplate
-	replicas := int64(max(replicasOf(lws), 0))
+	replicas := int64(max(ReplicasOf(lws), 0))
 	return footprint.NewGroup(lwt.LeaderTemplate, &lwt.WorkerTemplate, lwt.Size, replicas, replicas+int64(scaledMaxSurge(lws)))
 }
 
@@ -28,5 +28,5 @@ func derive(obj runtime.Object, types map[string]tftypes.Type) map[string]tftype
 	if !ok {
 		return nil
 	}
-	return map[string]tftypes.Value{footprint.AttrFootprint: footprint.LeaderWorkerSetValue(t, Footprint(kube.As[*lwsv1.LeaderWorkerSet](obj)))}
+	return map[string]tftypes.Value{footprint.AttrFootprint: footprint.LeaderWorkerSetValue(t, Footprint(kindrules.As[*lwsv1.LeaderWorkerSet](obj)))}
 }
