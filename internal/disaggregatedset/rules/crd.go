@@ -1,4 +1,4 @@
-package disaggregatedset
+package rules
 
 import (
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"

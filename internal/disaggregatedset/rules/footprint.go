@@ -1,4 +1,4 @@
-package disaggregatedset
+package rules
 
 import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -7,7 +7,7 @@ import (
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/footprint"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // Footprint is each role's pods and their requests and limits, for all slices: replicas
@@ -51,5 +51,5 @@ func derive(obj runtime.Object, types map[string]tftypes.Type) map[string]tftype
 	if !ok {
 		return nil
 	}
-	return map[string]tftypes.Value{footprint.AttrFootprint: footprint.DisaggregatedSetValue(t, Footprint(kube.As[*disaggv1.DisaggregatedSet](obj)))}
+	return map[string]tftypes.Value{footprint.AttrFootprint: footprint.DisaggregatedSetValue(t, Footprint(kindrules.As[*disaggv1.DisaggregatedSet](obj)))}
 }

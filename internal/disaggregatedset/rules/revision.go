@@ -1,4 +1,4 @@
-package disaggregatedset
+package rules
 
 import (
 	"crypto/sha256"

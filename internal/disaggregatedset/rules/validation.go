@@ -1,4 +1,4 @@
-package disaggregatedset
+package rules
 
 import (
 	"encoding/json"
@@ -23,8 +23,7 @@ import (
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
@@ -138,7 +137,7 @@ func validateSchema(ds *disaggv1.DisaggregatedSet) field.ErrorList {
 		if External(&role) {
 			continue
 		}
-		r := replicasOf(&role)
+		r := ReplicasOf(&role)
 		allZero = allZero && r == 0
 		allPositive = allPositive && r > 0
 	}
@@ -181,7 +180,7 @@ func validRoleName(name string) bool {
 	return name != "" && len(name) <= maxRoleNameLength && roleNameRegexp.MatchString(name)
 }
 
-func replicasOf(role *disaggv1.DisaggregatedRoleSpec) int32 {
+func ReplicasOf(role *disaggv1.DisaggregatedRoleSpec) int32 {
 	if role.Spec.Replicas == nil {
 		return 1
 	}
@@ -338,7 +337,7 @@ func roleLeaderWorkerSetAs(ds *disaggv1.DisaggregatedSet, i int, newer bool) (*l
 	revision := ComputeRevision(ds.Spec.Roles)
 	name, labels := roleObjectName(ds, role.Name, revision, newer)
 	spec := *role.Spec.DeepCopy()
-	spec.Replicas = ptr.To(replicasOf(&role))
+	spec.Replicas = ptr.To(ReplicasOf(&role))
 	lwt := &spec.LeaderWorkerTemplate
 	lwt.WorkerTemplate.Labels = mergeLabels(lwt.WorkerTemplate.Labels, labels)
 	if lwt.LeaderTemplate != nil {
@@ -511,17 +510,17 @@ func roleNameWarnings(ds *disaggv1.DisaggregatedSet, i int, newer bool) []string
 // "". SetDefaults would replace them before Validate sees them. It also passes on
 // kubeinfer_leaderworkerset's warnings on each role's LeaderWorkerSet (literal secrets in env
 // values), at the role's attributes.
-func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []kube.Warning) {
-	ds := kube.As[*disaggv1.DisaggregatedSet](obj)
+func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []kindrules.Warning) {
+	ds := kindrules.As[*disaggv1.DisaggregatedSet](obj)
 	var errs field.ErrorList
-	var warnings []kube.Warning
+	var warnings []kindrules.Warning
 	for i := range ds.Spec.Roles {
 		lws, err := RoleLeaderWorkerSet(ds, i)
 		if err != nil {
 			continue // reported by Validate
 		}
 		// A null configuration: only the rules on the object itself, not on how it was written.
-		_, ws := leaderworkerset.Kind.CheckConfig(lws, k8sschema.NullValue(leaderworkerset.Kind.Node()))
+		_, ws := lwsrules.Kind.CheckConfig(lws, k8sschema.NullValue(lwsrules.Kind.Node()))
 		for _, w := range ws {
 			if w.Path.String() == "metadata.name" {
 				continue // the derived name: roleNameWarnings says it of the set's name
@@ -549,7 +548,7 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 		// The v0.10.0 webhook warns about replicas above 1 on an External role (validate); the
 		// provider does not send them at all (applyBody), so any written value is pointless.
 		if External(&role) && explicit("replicas") {
-			warnings = append(warnings, kube.Warning{Path: rolesPath.Index(i).Child("spec", "replicas"),
+			warnings = append(warnings, kindrules.Warning{Path: rolesPath.Index(i).Child("spec", "replicas"),
 				Summary: "Replicas of an External role are not sent", Detail: externalReplicasWarning(ds.Name, role.Name)})
 		}
 	}
@@ -562,7 +561,7 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 			continue // an error already
 		}
 		for _, detail := range roleNameWarnings(ds, i, newer) {
-			warnings = append(warnings, kube.Warning{Path: field.NewPath("metadata", "name"),
+			warnings = append(warnings, kindrules.Warning{Path: field.NewPath("metadata", "name"),
 				Summary: "Name may be too long for the controller's objects", Detail: detail})
 		}
 	}
@@ -574,11 +573,11 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 // but not v0.10.0's: the v0.10.0 controller names slice 0's objects <set>-0-<revision>-<role>,
 // two characters longer, and would fail to create them. Which controller runs is not known
 // offline, so this is a warning, and the error stays the released controller's.
-func newerNameWarnings(ds *disaggv1.DisaggregatedSet) []kube.Warning {
+func newerNameWarnings(ds *disaggv1.DisaggregatedSet) []kindrules.Warning {
 	if usesNewerAPI(ds) || ds.Name == "" {
 		return nil
 	}
-	var warnings []kube.Warning
+	var warnings []kindrules.Warning
 	for i := range ds.Spec.Roles {
 		if hasNameError(validateRoleLeaderWorkerSetAs(ds, i, false)) {
 			continue // an error already
@@ -596,7 +595,7 @@ func newerNameWarnings(ds *disaggv1.DisaggregatedSet) []kube.Warning {
 			}
 		}
 		for _, d := range details {
-			warnings = append(warnings, kube.Warning{Path: field.NewPath("metadata", "name"),
+			warnings = append(warnings, kindrules.Warning{Path: field.NewPath("metadata", "name"),
 				Summary: "Name too long for the LeaderWorkerSet v0.10.0 controller",
 				Detail:  "The LeaderWorkerSet v0.9.0 controller accepts this name, but v0.10.0's names each slice's objects <name>-<slice>-<revision>-<role> and " + d})
 		}

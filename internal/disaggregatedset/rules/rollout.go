@@ -1,4 +1,4 @@
-package disaggregatedset
+package rules
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
@@ -150,12 +150,12 @@ var rolloutFields = []string{"spec.roles", "metadata.name", "metadata.namespace"
 
 // planUpdate is the kind's PlanUpdate: the rollout preview as a warning on the resource, and
 // the guard (allow_group_restarts = false) as an error on the first changed field.
-func planUpdate(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, unknown []*field.Path) ([]kube.Warning, field.ErrorList) {
+func planUpdate(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, unknown []*field.Path) ([]kindrules.Warning, field.ErrorList) {
 	if k8sschema.DependsOnUnknown(unknown, rolloutFields) {
 		return nil, nil
 	}
-	newDS, oldDS := kube.As[*disaggv1.DisaggregatedSet](newObj), kube.As[*disaggv1.DisaggregatedSet](oldObj)
-	allow := kube.BoolExtra(extras, lwsrules.AttrAllowGroupRestarts, true)
+	newDS, oldDS := kindrules.As[*disaggv1.DisaggregatedSet](newObj), kindrules.As[*disaggv1.DisaggregatedSet](oldObj)
+	allow := kindrules.BoolExtra(extras, lwsrules.AttrAllowGroupRestarts, true)
 	warnings, errs := scaleChangePlan(newDS, oldDS, allow)
 	warnings = append(warnings, slicesChangePlan(newDS, oldDS)...)
 	r := PreviewRollout(newDS, oldDS)
@@ -164,7 +164,7 @@ func planUpdate(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, 
 		return warnings, errs
 	}
 	if r.Groups() == 0 || allow {
-		return append(warnings, kube.Warning{Summary: "Rolling update of every role of DisaggregatedSet " + r.Name, Detail: msg}), errs
+		return append(warnings, kindrules.Warning{Summary: "Rolling update of every role of DisaggregatedSet " + r.Name, Detail: msg}), errs
 	}
 	return warnings, append(errs, field.Forbidden(r.Changed[0], fmt.Sprintf(
 		"allow_group_restarts = false, and this change makes a new revision of %s (%s, from %s) that recreates every group of EVERY role, "+
