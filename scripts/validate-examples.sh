@@ -12,8 +12,7 @@
 # the same address, so each is validated on its own, with the folder's other
 # files; import by identity needs Terraform or OpenTofu 1.12 and is skipped
 # under older CLIs. The action examples (examples/actions/) need Terraform 1.14
-# or later and are skipped under OpenTofu, which has no actions. examples/fleet/adopt
-# calls a module holding import blocks: Terraform 1.16 and later.
+# or later and are skipped under OpenTofu, which has no actions.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -41,15 +40,6 @@ case $version_line in
 *OpenTofu*) actions=no ;;
 *) case ${version_line#* } in
 	v1.[0-9][!0-9]* | v1.1[0-3][!0-9]*) actions=no ;;
-	esac ;;
-esac
-
-# Import blocks inside modules (examples/fleet/adopt): Terraform 1.16 and later.
-module_imports=yes
-case $version_line in
-*OpenTofu*) module_imports=no ;;
-*) case ${version_line#* } in
-	v1.[0-9][!0-9]* | v1.1[0-5][!0-9]*) module_imports=no ;;
 	esac ;;
 esac
 
@@ -129,10 +119,6 @@ EOF
 for d in "${dirs[@]}"; do
 	if [[ $d == examples/fleet/opentofu && $host != registry.opentofu.org ]]; then
 		echo "skip   $d (provider for_each is OpenTofu's)"
-		continue
-	fi
-	if [[ $d == examples/fleet/adopt && $module_imports == no ]]; then
-		echo "skip   $d ($version_line runs no import blocks inside modules)"
 		continue
 	fi
 	if [[ $d == examples/actions/* && $actions == no ]]; then

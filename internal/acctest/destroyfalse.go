@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -11,9 +12,31 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 )
 
-// DestroyFalseSteps are the steps of a test of lifecycle { destroy = false } (Terraform 1.16),
+// DestroyFalseTest tests lifecycle { destroy = false } (Terraform 1.16 and later; skipped under
+// older CLIs and OpenTofu) on the object name of kind (in the namespace "default" when kind is
+// namespaced) that config declares as the resource addr: see destroyFalseSteps. checkDestroy, if
+// not nil, checks the cluster after the test's final destroy.
+func DestroyFalseTest(t *testing.T, kind *kube.Kind, config, addr, name string, checkDestroy resource.TestCheckFunc) {
+	t.Helper()
+	var ri dynamic.ResourceInterface = Cluster(t).Dynamic().Resource(kind.GVR())
+	importID := name
+	if kind.Namespaced {
+		ri = Cluster(t).Dynamic().Resource(kind.GVR()).Namespace("default")
+		importID = "default/" + name
+	}
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   SkipBelowTerraform116(),
+		ProtoV6ProviderFactories: ProviderFactories,
+		CheckDestroy:             checkDestroy,
+		Steps:                    destroyFalseSteps(config, addr, importID, ri, name),
+	})
+}
+
+// destroyFalseSteps are the steps of a test of lifecycle { destroy = false } (Terraform 1.16),
 // the way to hand an object over to another tool. config holds the resource addr; its block
 // gets the rule. Terraform 1.16 applies the rule where it would destroy the object with the
 // block still in the configuration (terraform destroy, a replacement); a block removed from the
@@ -25,7 +48,7 @@ import (
 //     (ri, name) stays in the cluster with the same UID;
 //  3. an import block (importID) adopts it again with an empty plan. Its configuration has no
 //     rule, so the test's final destroy deletes the object.
-func DestroyFalseSteps(config, addr, importID string, ri dynamic.ResourceInterface, name string) []resource.TestStep {
+func destroyFalseSteps(config, addr, importID string, ri dynamic.ResourceInterface, name string) []resource.TestStep {
 	header := fmt.Sprintf("resource %q %q {", strings.SplitN(addr, ".", 2)[0], strings.SplitN(addr, ".", 2)[1])
 	kept := strings.Replace(config, header, header+"\n  lifecycle {\n    destroy = false\n  }\n", 1)
 	adopt := config + fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", addr, importID)

@@ -16,13 +16,13 @@ import (
 
 // Kind is the DisaggregatedSet kind served by the generic resource: its rules, and the hooks
 // for External roles, the waits and the read of the groups that run.
-var Kind = kube.FromRules(rules.Kind, kube.Hooks{
+var Kind = withPlacement(kube.FromRules(rules.Kind, kube.Hooks{
 	ApplyBody:   applyBody,
 	PlanObject:  planObject,
 	AfterApply:  afterApply,
 	AfterDelete: waitForCleanup,
 	AfterRead:   withRunningReplicas,
-})
+}))
 
 // NewResource is the kubeinfer_disaggregatedset resource.
 func NewResource() resource.Resource { return kube.NewResource(Kind)() }
@@ -32,3 +32,9 @@ func NewDataSource() datasource.DataSource { return kube.NewDataSource(Kind)() }
 
 // attrWaitForRollout names the extra attribute the rollout wait reads.
 const attrWaitForRollout = rules.AttrWaitForRollout
+
+// withPlacement adds the placement preview, which speaks the engine's types (kube.PlacementWorkload).
+func withPlacement(k *kube.Kind) *kube.Kind {
+	k.Placement = planPlacement
+	return k
+}

@@ -356,7 +356,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // watchRoles follows the LeaderWorkerSets labelled with the set's name (a list, then a watch
-// from its resourceVersion, re-established from the last version after a lost connection),
+// from its resourceVersion, re-established from the last version seen after a lost connection),
 // re-reading the set itself every statusRecheck, until RolloutDone or ctx ends.
 func watchRoles(ctx context.Context, ri, lwsRI dynamic.ResourceInterface, u *unstructured.Unstructured) (*unstructured.Unstructured, rolloutState, error) {
 	last := u
@@ -376,7 +376,7 @@ func watchRoles(ctx context.Context, ri, lwsRI dynamic.ResourceInterface, u *uns
 		return state.done, nil
 	}
 	// Each request is retried after a transient error (a lost connection, a restarting API
-	// server) until ctx ends (kube.RetryTransient); the watch is re-established from a new list.
+	// server) until ctx ends (kube.RetryTransient).
 	fail := func(err error, what string) error {
 		if ctx.Err() != nil {
 			return timeoutError(state.reason)
@@ -413,68 +413,47 @@ func watchRoles(ctx context.Context, ri, lwsRI dynamic.ResourceInterface, u *uns
 		if done, err := evaluate(); done || err != nil {
 			return last, state, err
 		}
-		var w watch.Interface
-		err = kube.RetryTransient(ctx, func(ctx context.Context) error {
-			var werr error
-			w, werr = lwsRI.Watch(ctx, metav1.ListOptions{LabelSelector: selector, ResourceVersion: list.GetResourceVersion()})
-			return werr
+		// A dropped watch resumes from the last event seen (kube.Follow); an expired version
+		// lists again. The set itself is re-read every statusRecheck.
+		done, err := kube.Follow(ctx, lwsRI, metav1.ListOptions{LabelSelector: selector}, list.GetResourceVersion(), kube.Follower{
+			Event: func(ev watch.Event) (bool, error) {
+				o, isObj := ev.Object.(*unstructured.Unstructured)
+				if !isObj {
+					return false, nil
+				}
+				if ev.Type == watch.Deleted {
+					delete(items, o.GetName())
+				} else {
+					items[o.GetName()] = o
+				}
+				return evaluate()
+			},
+			TickEvery: statusRecheck,
+			Tick: func(ctx context.Context) (bool, error) {
+				cur, err := ri.Get(ctx, u.GetName(), metav1.GetOptions{})
+				switch {
+				case err == nil:
+					last = cur
+				case kube.Transient(err) || ctx.Err() != nil:
+					return false, nil //nolint:nilerr // re-read at the next tick, or the wait ends
+				default:
+					return false, err
+				}
+				return evaluate()
+			},
 		})
-		if err != nil {
-			return last, state, fail(err, "watch")
-		}
-		done, err := follow(ctx, w, ri, u.GetName(), items, &last, evaluate)
-		w.Stop()
-		if done || err != nil {
+		var watchErr *kube.WatchError
+		switch {
+		case done:
+			return last, state, nil
+		case errors.As(err, &watchErr):
+			return last, state, fail(watchErr.Err, "watch")
+		case err != nil && !errors.Is(err, kube.ErrWatchExpired):
 			return last, state, err
-		}
-		if ctx.Err() != nil {
+		case ctx.Err() != nil:
 			return last, state, timeoutError(state.reason)
 		}
-		// The watch closed (server timeout, lost connection, resourceVersion too old): list again.
-	}
-}
-
-// follow applies the watch's events to items and re-reads the set every statusRecheck,
-// evaluating after each change; it returns when the rollout is done, the watch closes or ctx
-// ends.
-func follow(ctx context.Context, w watch.Interface, ri dynamic.ResourceInterface, name string,
-	items map[string]*unstructured.Unstructured, last **unstructured.Unstructured, evaluate func() (bool, error)) (bool, error) {
-	ticker := time.NewTicker(statusRecheck)
-	defer ticker.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return false, nil
-		case <-ticker.C:
-			cur, err := ri.Get(ctx, name, metav1.GetOptions{})
-			switch {
-			case err == nil:
-				*last = cur
-			case kube.Transient(err) || ctx.Err() != nil:
-				continue
-			default:
-				return false, err
-			}
-		case ev, ok := <-w.ResultChan():
-			if !ok {
-				return false, nil
-			}
-			o, isObj := ev.Object.(*unstructured.Unstructured)
-			if !isObj {
-				continue
-			}
-			switch ev.Type {
-			case watch.Added, watch.Modified:
-				items[o.GetName()] = o
-			case watch.Deleted:
-				delete(items, o.GetName())
-			default:
-				continue
-			}
-		}
-		if done, err := evaluate(); done || err != nil {
-			return done, err
-		}
+		// The watch's version has expired: list again.
 	}
 }
 

@@ -127,57 +127,54 @@ func deleteAndWait(ctx context.Context, ri dynamic.ResourceInterface, name strin
 		return errors.New(apiErrorDetail(err))
 	}
 	var finalizers []string
-	for {
+	// read re-reads the object: its finalizers for the message, its resourceVersion to watch
+	// from, or that it is gone.
+	read := func(ctx context.Context) (rv string, gone bool, err error) {
 		var u *unstructured.Unstructured
-		err := RetryTransient(ctx, func(ctx context.Context) error {
+		err = RetryTransient(ctx, func(ctx context.Context) error {
 			var gerr error
 			u, gerr = ri.Get(ctx, name, getOptions)
 			return gerr
 		})
 		switch {
 		case isNotFound(err):
+			return "", true, nil
+		case err != nil && ctx.Err() != nil:
+			return "", false, err
+		case err != nil:
+			return "", false, errors.New(apiErrorDetail(err))
+		}
+		finalizers = u.GetFinalizers()
+		return u.GetResourceVersion(), false, nil
+	}
+	for {
+		rv, gone, err := read(ctx)
+		switch {
+		case gone:
 			return nil
 		case err != nil && ctx.Err() != nil:
 			return deleteTimeoutError(finalizers)
 		case err != nil:
-			return errors.New(apiErrorDetail(err))
+			return err
 		}
-		finalizers = u.GetFinalizers()
-		w, err := ri.Watch(ctx, metav1.ListOptions{
-			FieldSelector:   fields.OneTermEqualSelector("metadata.name", name).String(),
-			ResourceVersion: u.GetResourceVersion(),
+		// A closed watch is followed by a GET and watched again from its version (Follow).
+		gone, err = Follow(ctx, ri, metav1.ListOptions{FieldSelector: fields.OneTermEqualSelector("metadata.name", name).String()}, rv, Follower{
+			Event:  func(ev watch.Event) (bool, error) { return ev.Type == watch.Deleted, nil },
+			Resync: read,
 		})
-		if err != nil {
-			// Fall back to a short sleep when watching is not allowed (or the connection was
-			// lost): the GET above tells again.
+		var watchErr *WatchError
+		switch {
+		case gone:
+			return nil
+		case ctx.Err() != nil:
+			return deleteTimeoutError(finalizers)
+		case errors.As(err, &watchErr):
+			// Fall back to a short sleep when watching is not allowed: the GET above tells again.
 			if !kubeclient.SleepCtx(ctx, 500*time.Millisecond) {
 				return deleteTimeoutError(finalizers)
 			}
-			continue
-		}
-		gone, werr := waitDeleted(ctx, w)
-		w.Stop()
-		if gone {
-			return nil
-		}
-		if werr != nil {
-			return deleteTimeoutError(finalizers)
-		}
-	}
-}
-
-func waitDeleted(ctx context.Context, w watch.Interface) (bool, error) {
-	for {
-		select {
-		case <-ctx.Done():
-			return false, ctx.Err()
-		case ev, ok := <-w.ResultChan():
-			if !ok {
-				return false, nil // watch closed: re-check with a GET
-			}
-			if ev.Type == watch.Deleted {
-				return true, nil
-			}
+		case err != nil:
+			return err
 		}
 	}
 }

@@ -7,10 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 )
 
 // A names data source lists the objects of a managed kind by namespace and label selector, as
@@ -30,20 +28,13 @@ const (
 
 // NewNamesDataSource returns the data source <type>s of the managed kind k.
 func NewNamesDataSource(k *Kind) func() datasource.DataSource {
-	return func() datasource.DataSource { return &NamesDataSource{kind: k} }
+	return func() datasource.DataSource { return &NamesDataSource{listingDataSource{kind: k}} }
 }
 
 // NamesDataSource lists the names and identities of a managed kind's objects.
-type NamesDataSource struct {
-	kind *Kind
-	data *ProviderData
-}
+type NamesDataSource struct{ listingDataSource }
 
 var _ datasource.DataSourceWithConfigure = (*NamesDataSource)(nil)
-
-func (d *NamesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + d.kind.TypeName + "s"
-}
 
 func (d *NamesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	kind := d.kind.GVK.Kind
@@ -57,20 +48,12 @@ func (d *NamesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 		namesAttrOwner: dschema.StringAttribute{Computed: true, MarkdownDescription: "The kind and name of the object's " +
 			"controller (`DisaggregatedSet llama`), listed with `include_controlled = true`; null for an object no controller owns."},
 	}
-	attrs := map[string]dschema.Attribute{
-		listAttrLabelSelector: dschema.StringAttribute{Optional: true,
-			MarkdownDescription: "Only objects whose labels match this [label selector]" +
-				"(https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors), " +
-				"as `kubectl get -l` takes it."},
-		listAttrIncludeControlled: dschema.BoolAttribute{Optional: true, MarkdownDescription: fmt.Sprintf(
-			"Also list the %ss that a controller owns (a `metadata.owner_references` entry with `controller = true`; for "+
-				"example the LeaderWorkerSets a DisaggregatedSet creates for its roles). Default `false`: they are left out, "+
-				"with a warning that counts them, because an import of one would make Terraform manage it beside its controller.", kind)},
-		AttrID: dschema.StringAttribute{Computed: true, MarkdownDescription: "The namespace and selector listed."},
-	}
+	attrs := d.scopeAttributes()
+	attrs[listAttrIncludeControlled] = dschema.BoolAttribute{Optional: true, MarkdownDescription: fmt.Sprintf(
+		"Also list the %ss that a controller owns (a `metadata.owner_references` entry with `controller = true`; for "+
+			"example the LeaderWorkerSets a DisaggregatedSet creates for its roles). Default `false`: they are left out, "+
+			"with a warning that counts them, because an import of one would make Terraform manage it beside its controller.", kind)}
 	if d.kind.Namespaced {
-		attrs[listAttrNamespace] = dschema.StringAttribute{Optional: true,
-			MarkdownDescription: "The namespace to list. Defaults to `default`."}
 		identity[identityNamespace] = dschema.StringAttribute{Computed: true, MarkdownDescription: "`metadata.namespace`."}
 		item[identityNamespace] = dschema.StringAttribute{Computed: true, MarkdownDescription: fmt.Sprintf("`metadata.namespace` of the %s.", kind)}
 	}
@@ -96,42 +79,20 @@ func importIDForm(k *Kind) string {
 	return "the name"
 }
 
-func (d *NamesDataSource) Configure(ctx context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	(&DataSource{kind: d.kind}).Configure(ctx, req, resp)
-	if ds, ok := req.ProviderData.(*ProviderData); ok {
-		d.data = ds
-	}
-}
-
 func (d *NamesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	attrs := ObjectAttrs(req.Config.Raw)
-	selector, _ := KnownString(attrs[listAttrLabelSelector])
-	if _, err := labels.Parse(selector); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root(listAttrLabelSelector), "Invalid label selector", err.Error())
+	l, ok := d.readScope(req, namesAttrItems, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	includeControlled := false
-	if v := attrs[listAttrIncludeControlled]; v.IsKnown() && !v.IsNull() {
+	if v := l.attrs[listAttrIncludeControlled]; v.IsKnown() && !v.IsNull() {
 		_ = v.As(&includeControlled)
 	}
-	ns := ""
-	if d.kind.Namespaced {
-		if ns, _ = KnownString(attrs[listAttrNamespace]); ns == "" {
-			ns = "default"
-		}
-		attrs[listAttrNamespace] = tftypes.NewValue(tftypes.String, ns)
-	}
-	objType, _ := req.Config.Raw.Type().(tftypes.Object)
-	listType, ok := objType.AttributeTypes[namesAttrItems].(tftypes.List)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected configuration type", fmt.Sprintf("%s is not a list: %v", namesAttrItems, req.Config.Raw.Type()))
-		return
-	}
-	itemType, _ := listType.ElementType.(tftypes.Object)
+	itemType, _ := l.items.ElementType.(tftypes.Object)
 
 	r := &Resource{kind: d.kind, data: d.data}
 	var diags diag.Diagnostics
-	objs, skipped := r.listObjects(ctx, ns, selector, 0, includeControlled, &diags)
+	objs, skipped := r.listObjects(ctx, l.ns, l.selector, 0, includeControlled, &diags)
 	resp.Diagnostics.Append(diags...)
 	if diags.HasError() {
 		return
@@ -158,7 +119,5 @@ func (d *NamesDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		}
 		items = append(items, tftypes.NewValue(itemType, item))
 	}
-	attrs[namesAttrItems] = tftypes.NewValue(listType, items)
-	attrs[AttrID] = tftypes.NewValue(tftypes.String, ns+"?"+selector)
-	resp.State.Raw = tftypes.NewValue(req.Config.Raw.Type(), attrs)
+	resp.State.Raw = l.state(items)
 }

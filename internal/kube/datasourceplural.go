@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
@@ -28,36 +27,19 @@ const (
 
 // NewPluralDataSource returns the data source <type>s of k, which lists its objects.
 func NewPluralDataSource(k *Kind) func() datasource.DataSource {
-	return func() datasource.DataSource { return &PluralDataSource{kind: k} }
+	return func() datasource.DataSource { return &PluralDataSource{listingDataSource{kind: k}} }
 }
 
 // PluralDataSource reads the objects of a kind that match a namespace and a label selector.
-type PluralDataSource struct {
-	kind *Kind
-	data *ProviderData
-}
+type PluralDataSource struct{ listingDataSource }
 
 var _ datasource.DataSourceWithConfigure = (*PluralDataSource)(nil)
 
-func (d *PluralDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + d.kind.TypeName + "s"
-}
-
 func (d *PluralDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	attrs := map[string]dschema.Attribute{
-		listAttrLabelSelector: dschema.StringAttribute{Optional: true,
-			MarkdownDescription: "Only objects whose labels match this [label selector]" +
-				"(https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors), " +
-				"as `kubectl get -l` takes it."},
-		pluralAttrItems: dschema.ListNestedAttribute{Computed: true,
-			MarkdownDescription: fmt.Sprintf("The %ss found, sorted by namespace and name.", d.kind.GVK.Kind),
-			NestedObject:        dschema.NestedAttributeObject{Attributes: d.kind.Node().DataSourceAttributes(nil)}},
-		AttrID: dschema.StringAttribute{Computed: true, MarkdownDescription: "The namespace and selector listed."},
-	}
-	if d.kind.Namespaced {
-		attrs[listAttrNamespace] = dschema.StringAttribute{Optional: true,
-			MarkdownDescription: "The namespace to list. Defaults to `default`."}
-	}
+	attrs := d.scopeAttributes()
+	attrs[pluralAttrItems] = dschema.ListNestedAttribute{Computed: true,
+		MarkdownDescription: fmt.Sprintf("The %ss found, sorted by namespace and name.", d.kind.GVK.Kind),
+		NestedObject:        dschema.NestedAttributeObject{Attributes: d.kind.Node().DataSourceAttributes(nil)}}
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: fmt.Sprintf("Lists the %ss of a namespace, by label selector. ", d.kind.GVK.Kind) +
 			firstParagraph(d.kind.Description),
@@ -65,40 +47,18 @@ func (d *PluralDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	}
 }
 
-func (d *PluralDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, diags := ProviderDataFrom(req.ProviderData)
-	resp.Diagnostics.Append(diags...)
-	d.data = data
-}
-
 func (d *PluralDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	attrs := ObjectAttrs(req.Config.Raw)
-	selector, _ := KnownString(attrs[listAttrLabelSelector])
-	if _, err := labels.Parse(selector); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root(listAttrLabelSelector), "Invalid label selector", err.Error())
+	l, ok := d.readScope(req, pluralAttrItems, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	ns := ""
-	if d.kind.Namespaced {
-		if ns, _ = KnownString(attrs[listAttrNamespace]); ns == "" {
-			ns = "default"
-		}
-		attrs[listAttrNamespace] = tftypes.NewValue(tftypes.String, ns)
-	}
 	r := &Resource{kind: d.kind, data: d.data}
-	ri := r.client(&resp.Diagnostics, ns)
+	ri := r.client(&resp.Diagnostics, l.ns)
 	if ri == nil {
 		return
 	}
-	objType, _ := req.Config.Raw.Type().(tftypes.Object)
-	listType, ok := objType.AttributeTypes[pluralAttrItems].(tftypes.List)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected configuration type", fmt.Sprintf("%s is not a list: %v", pluralAttrItems, req.Config.Raw.Type()))
-		return
-	}
-	itemType := listType.ElementType
 	var items []tftypes.Value
-	opts := metav1.ListOptions{LabelSelector: selector, Limit: 500}
+	opts := metav1.ListOptions{LabelSelector: l.selector, Limit: 500}
 	for {
 		page, err := ri.List(ctx, opts)
 		if err != nil {
@@ -128,7 +88,5 @@ func (d *PluralDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		}
 	}
 	// The server lists a namespace sorted by name already; the state keeps its order.
-	attrs[pluralAttrItems] = tftypes.NewValue(tftypes.List{ElementType: itemType}, items)
-	attrs[AttrID] = tftypes.NewValue(tftypes.String, ns+"?"+selector)
-	resp.State.Raw = tftypes.NewValue(req.Config.Raw.Type(), attrs)
+	resp.State.Raw = l.state(items)
 }

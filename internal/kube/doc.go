@@ -7,4 +7,8 @@
 // serves the same resources' RPCs without the framework's per-attribute
 // walk, by calling the Resource methods that work on raw tftypes values
 // (ValidateRaw, PlanChange, ApplyRaw, ReadRaw, ...).
+//
+// The Resource is kept one file a verb: resource.go (the Kind, the schema and the framework
+// glue), validate.go, plan.go, apply.go (create and update), read.go, delete.go, import.go and
+// identity.go.
 package kube

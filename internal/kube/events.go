@@ -147,33 +147,21 @@ func watchWarnings(ctx context.Context, ri dynamic.ResourceInterface, since time
 				return found
 			}
 		}
-		w, err := ri.Watch(ctx, metav1.ListOptions{FieldSelector: selector, ResourceVersion: list.GetResourceVersion()})
-		if err != nil {
-			if apierrors.IsForbidden(err) || !kubeclient.SleepCtx(ctx, backoff.Step()) {
-				return nil
-			}
-			continue
-		}
-		found := func() *WarningEventError {
-			defer w.Stop()
-			for {
-				select {
-				case <-ctx.Done():
-					return nil
-				case e, ok := <-w.ResultChan():
-					if !ok {
-						return nil // closed: list again
-					}
-					if u, isObj := e.Object.(*unstructured.Unstructured); isObj && (e.Type == watch.Added || e.Type == watch.Modified) {
-						if found := check(u); found != nil {
-							return found
-						}
-					}
+		// A dropped watch resumes from the last event seen; an expired version lists again.
+		var found *WarningEventError
+		_, err = Follow(ctx, ri, metav1.ListOptions{FieldSelector: selector}, list.GetResourceVersion(), Follower{
+			Event: func(e watch.Event) (bool, error) {
+				if u, isObj := e.Object.(*unstructured.Unstructured); isObj && (e.Type == watch.Added || e.Type == watch.Modified) {
+					found = check(u)
 				}
-			}
-		}()
+				return found != nil, nil
+			},
+		})
 		if found != nil {
 			return found
+		}
+		if err != nil && !errors.Is(err, ErrWatchExpired) && (apierrors.IsForbidden(err) || !kubeclient.SleepCtx(ctx, backoff.Step())) {
+			return nil
 		}
 	}
 	return nil

@@ -19,6 +19,11 @@ type ProviderData struct {
 	Client *kubeclient.Client
 	// FieldManager is the server-side apply field manager name.
 	FieldManager string
+	// PlacementPreview is the placement_preview setting: PlacementOff (also when unset or unknown
+	// at plan), PlacementWarn or PlacementError.
+	PlacementPreview string
+
+	placement placementSnapshot
 }
 
 // ProviderDataFrom is the provider data a Configure request carries (its ProviderData field),

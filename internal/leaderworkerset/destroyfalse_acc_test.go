@@ -3,9 +3,8 @@ package leaderworkerset_test
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
 )
 
@@ -13,11 +12,6 @@ import (
 // and leaves it (and its pods) in the cluster; an import block adopts it again with an empty plan.
 func TestAccLeaderWorkerSet_destroyFalse(t *testing.T) {
 	const name = "acc-lws-destroy-false"
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   acctest.SkipBelowTerraform116(),
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             controllerCleanedUp(t, name),
-		Steps: acctest.DestroyFalseSteps(acctest.ProviderConfig(t)+vllm(lwsfixture.VLLM(name, 1, 1, lwsfixture.SmallGPU)), addr,
-			"default/"+name, lwsClient(t), name),
-	})
+	acctest.DestroyFalseTest(t, leaderworkerset.Kind, acctest.ProviderConfig(t)+vllm(lwsfixture.VLLM(name, 1, 1, lwsfixture.SmallGPU)), addr, name,
+		controllerCleanedUp(t, name))
 }

@@ -12,12 +12,12 @@ import (
 
 // Kind is the LeaderWorkerSet kind served by the generic resource: its rules, and the hooks that
 // leave spec.replicas to an autoscaler and wait for the rollout and the cleanup.
-var Kind = kube.FromRules(rules.Kind, kube.Hooks{
+var Kind = withPlacement(kube.FromRules(rules.Kind, kube.Hooks{
 	ApplyBody:   applyBody,
 	PlanObject:  planObject,
 	AfterApply:  waitForRollout,
 	AfterDelete: waitForCleanup,
-})
+}))
 
 // NewResource is the kubeinfer_leaderworkerset resource.
 func NewResource() resource.Resource { return kube.NewResource(Kind)() }
@@ -53,3 +53,9 @@ func planObject(plan, state tftypes.Value, extras map[string]tftypes.Value) tfty
 
 // attrWaitForRollout names the extra attribute the rollout wait reads.
 const attrWaitForRollout = rules.AttrWaitForRollout
+
+// withPlacement adds the placement preview, which speaks the engine's types (kube.PlacementWorkload).
+func withPlacement(k *kube.Kind) *kube.Kind {
+	k.Placement = planPlacement
+	return k
+}

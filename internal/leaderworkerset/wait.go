@@ -256,79 +256,55 @@ func watchRolloutProgress(ctx context.Context, ri dynamic.ResourceInterface, u *
 	if done, err := check(u); done || err != nil {
 		return last, err
 	}
-	// A lost connection or a restarting API server interrupts the watch, not the wait: it is
-	// re-established from the last resourceVersion seen, each request retried with a back-off
-	// while the server is away (kube.RetryTransient).
-	for {
-		var w watch.Interface
-		err := kube.RetryTransient(ctx, func(ctx context.Context) error {
-			var werr error
-			w, werr = ri.Watch(ctx, metav1.ListOptions{
-				FieldSelector:   fields.OneTermEqualSelector("metadata.name", u.GetName()).String(),
-				ResourceVersion: last.GetResourceVersion(),
-			})
-			return werr
+	// A lost connection or a restarting API server interrupts the watch, not the wait: the
+	// object is read again and the watch re-established from its resourceVersion (kube.Follow),
+	// each request retried with a back-off while the server is away (kube.RetryTransient).
+	done, err := kube.Follow(ctx, ri, metav1.ListOptions{FieldSelector: fields.OneTermEqualSelector("metadata.name", u.GetName()).String()},
+		last.GetResourceVersion(), kube.Follower{
+			Event: func(ev watch.Event) (bool, error) {
+				if ev.Type == watch.Deleted {
+					return false, ErrDeleted
+				}
+				cur, ok := ev.Object.(*unstructured.Unstructured)
+				if !ok {
+					return false, nil
+				}
+				return check(cur)
+			},
+			// The watch closed (server timeout, lost connection, or a resourceVersion too old):
+			// re-read and watch again.
+			Resync: func(ctx context.Context) (string, bool, error) {
+				var cur *unstructured.Unstructured
+				err := kube.RetryTransient(ctx, func(ctx context.Context) error {
+					var gerr error
+					cur, gerr = ri.Get(ctx, u.GetName(), metav1.GetOptions{})
+					return gerr
+				})
+				switch {
+				case err != nil && ctx.Err() != nil:
+					return "", false, nil //nolint:nilerr // the wait has ended: its timeout error, not the read's
+				case apierrors.IsNotFound(err):
+					return "", false, ErrDeleted
+				case err != nil:
+					return "", false, err
+				}
+				done, err := check(cur)
+				return cur.GetResourceVersion(), done, err
+			},
 		})
-		if err != nil {
-			if ctx.Err() != nil {
-				return last, timeoutError(lastReason)
-			}
-			return last, fmt.Errorf("cannot watch the rollout: %w", err)
-		}
-		done, err := watchUntil(ctx, w, check)
-		w.Stop()
-		if done || err != nil {
-			return last, err
-		}
+	var watchErr *kube.WatchError
+	switch {
+	case done:
+		return last, nil
+	case errors.As(err, &watchErr):
 		if ctx.Err() != nil {
 			return last, timeoutError(lastReason)
 		}
-		// The watch closed (server timeout, lost connection, or a resourceVersion too old):
-		// re-read and watch again.
-		var cur *unstructured.Unstructured
-		err = kube.RetryTransient(ctx, func(ctx context.Context) error {
-			var gerr error
-			cur, gerr = ri.Get(ctx, u.GetName(), metav1.GetOptions{})
-			return gerr
-		})
-		if err != nil {
-			if ctx.Err() != nil {
-				return last, timeoutError(lastReason)
-			}
-			if apierrors.IsNotFound(err) {
-				return last, ErrDeleted
-			}
-			return last, err
-		}
-		if done, err := check(cur); done || err != nil {
-			return last, err
-		}
+		return last, fmt.Errorf("cannot watch the rollout: %w", watchErr.Err)
+	case err != nil:
+		return last, err
 	}
-}
-
-func watchUntil(ctx context.Context, w watch.Interface, check func(*unstructured.Unstructured) (bool, error)) (bool, error) {
-	for {
-		select {
-		case <-ctx.Done():
-			return false, nil
-		case ev, ok := <-w.ResultChan():
-			if !ok {
-				return false, nil
-			}
-			switch ev.Type {
-			case watch.Deleted:
-				return false, ErrDeleted
-			case watch.Added, watch.Modified:
-				cur, ok := ev.Object.(*unstructured.Unstructured)
-				if !ok {
-					continue
-				}
-				if done, err := check(cur); done || err != nil {
-					return done, err
-				}
-			}
-		}
-	}
+	return last, timeoutError(lastReason)
 }
 
 // timeoutError is the error of a rollout wait that ended before the rollout was done.
@@ -523,8 +499,9 @@ func waitForCleanup(ctx context.Context, dyn dynamic.Interface, namespace, name 
 }
 
 // WaitNoneLeft waits until no object of ri matches the label selector: a list, then, while
-// some remain, a watch from the list's resourceVersion that counts them down (re-listed when the
-// watch closes or the connection is lost). The list is retried after a transient error
+// some remain, a watch from the list's resourceVersion that counts them down (kube.Follow:
+// resumed from the last event seen when the watch closes or the connection is lost, listed again
+// when that version has expired). The list is retried after a transient error
 // (kube.RetryTransient) and a watch that cannot be opened is replaced by listing again after a
 // back-off, until ctx ends. owner names the deleted kind in its messages.
 func WaitNoneLeft(ctx context.Context, ri dynamic.ResourceInterface, selector, what, owner string) error {
@@ -557,42 +534,32 @@ func WaitNoneLeft(ctx context.Context, ri dynamic.ResourceInterface, selector, w
 			return nil
 		}
 		describe()
-		w, err := ri.Watch(ctx, metav1.ListOptions{LabelSelector: selector, ResourceVersion: list.GetResourceVersion()})
-		if err != nil {
-			if kubeclient.SleepCtx(ctx, backoff.Step()) {
-				continue
-			}
-			break
-		}
-		done := func() bool {
-			defer w.Stop()
-			for {
-				select {
-				case <-ctx.Done():
-					return false
-				case ev, ok := <-w.ResultChan():
-					if !ok {
-						return false // closed: list again
-					}
-					o, isObj := ev.Object.(*unstructured.Unstructured)
-					if !isObj {
-						continue
-					}
-					switch ev.Type {
-					case watch.Added, watch.Modified:
-						left[o.GetName()] = true
-					case watch.Deleted:
-						delete(left, o.GetName())
-					}
-					if len(left) == 0 {
-						return true
-					}
-					describe()
+		// A dropped watch resumes from the last event seen; an expired version, or a watch that
+		// cannot be opened (after a back-off), lists again.
+		done, err := kube.Follow(ctx, ri, metav1.ListOptions{LabelSelector: selector}, list.GetResourceVersion(), kube.Follower{
+			Event: func(ev watch.Event) (bool, error) {
+				o, isObj := ev.Object.(*unstructured.Unstructured)
+				if !isObj {
+					return false, nil
 				}
-			}
-		}()
+				switch ev.Type {
+				case watch.Added, watch.Modified:
+					left[o.GetName()] = true
+				case watch.Deleted:
+					delete(left, o.GetName())
+				}
+				if len(left) == 0 {
+					return true, nil
+				}
+				describe()
+				return false, nil
+			},
+		})
 		if done {
 			return nil
+		}
+		if err != nil && !errors.Is(err, kube.ErrWatchExpired) && !kubeclient.SleepCtx(ctx, backoff.Step()) {
+			break
 		}
 	}
 	msg := "the " + owner + " is deleted, but the garbage collector has not deleted everything it owned yet"

@@ -59,6 +59,15 @@ type Result struct {
 	FirstUnplaceable int
 	// Reason is the scheduler's message for the first pod of that group that found no node.
 	Reason string
+	// Unplaceable lists every group that cannot be placed, in index order.
+	Unplaceable []GroupFailure
+}
+
+// GroupFailure is a group that cannot be placed and the scheduler's message for the first of its
+// pods that found no node.
+type GroupFailure struct {
+	Group  int
+	Reason string
 }
 
 type resourceIndex map[corev1.ResourceName]int

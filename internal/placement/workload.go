@@ -101,9 +101,12 @@ func previewOn(s *state, w Workload, groups int) Result {
 		}
 		if placed {
 			result.Placeable++
-		} else if result.FirstUnplaceable < 0 {
+			continue
+		}
+		if result.FirstUnplaceable < 0 {
 			result.FirstUnplaceable, result.Reason = g, reasons[g]
 		}
+		result.Unplaceable = append(result.Unplaceable, GroupFailure{Group: g, Reason: reasons[g]})
 	}
 	return result
 }

@@ -55,7 +55,8 @@ func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanReso
 		if prior.IsKnown() && !prior.IsNull() {
 			planned = keepPriorID(planned, prior)
 		}
-		planned, replace, diags = f.res.PlanChange(config, planned, prior, req.PriorPrivate)
+		// Bound to the provider's data: the placement preview may read the cluster.
+		planned, replace, diags = s.configured(f).PlanChange(ctx, config, planned, prior, req.PriorPrivate)
 	}
 	resp.Diagnostics = toProtoDiags(diags)
 	if diags.HasError() {

@@ -126,7 +126,12 @@ type ProviderModel struct {
 	ProxyURL              types.String `tfsdk:"proxy_url"`
 	Exec                  types.Object `tfsdk:"exec"`
 	FieldManager          types.String `tfsdk:"field_manager"`
+	PlacementPreview      types.String `tfsdk:"placement_preview"`
 }
+
+// attrPlacementPreview is the provider attribute that turns the placement preview on. It does
+// not say how to reach the cluster, so an unknown value leaves the client usable.
+const attrPlacementPreview = "placement_preview"
 
 // ExecModel is the value of the exec block.
 type ExecModel struct {
@@ -233,6 +238,23 @@ func (p *kubeinferProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 					DefaultFieldManager + "`.",
 				Validators: []validator.String{stringvalidator.LengthBetween(1, 128)},
 			},
+			attrPlacementPreview: schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Whether the plan previews the placement of `kubeinfer_leaderworkerset` and " +
+					"`kubeinfer_disaggregatedset` groups on the cluster's nodes, as kube-scheduler would place them: one of `" +
+					kube.PlacementOff + "`, `" + kube.PlacementWarn + "`, `" + kube.PlacementError + "`. Defaults to `" +
+					kube.PlacementOff + "`: the plan of a new or changed object then makes no request. With `" + kube.PlacementWarn +
+					"` or `" + kube.PlacementError + "`, a plan that creates or changes such an object reads the nodes and the pods " +
+					"bound to them (one list of each per Terraform command, shared by every resource) and reports, on `replicas`, " +
+					"how many groups can be placed and the scheduler's reason for each group that cannot (insufficient " +
+					"`nvidia.com/gpu`, an untolerated taint, a node selector no node matches, one group per exclusive topology " +
+					"domain), as a warning or as an error. The provider's credentials need `get` and `list` on `nodes` and `pods`; " +
+					"without them, or without a reachable cluster, the preview is skipped with a warning (an error with `" +
+					kube.PlacementError + "`). Pods that request an extended resource such as `nvidia.com/gpu` are taken to " +
+					"tolerate the taint of that name, as the `ExtendedResourceToleration` admission plugin makes them. " +
+					"An unknown value at plan time counts as `" + kube.PlacementOff + "`.",
+				Validators: []validator.String{stringvalidator.OneOf(kube.PlacementModes...)},
+			},
 		},
 		Blocks: map[string]schema.Block{
 			"exec": schema.SingleNestedBlock{
@@ -323,6 +345,10 @@ func (p *kubeinferProvider) Configure(ctx context.Context, req provider.Configur
 	if v := model.FieldManager.ValueString(); v != "" {
 		data.FieldManager = v
 	}
+	data.PlacementPreview = kube.PlacementOff
+	if v := model.PlacementPreview.ValueString(); v != "" {
+		data.PlacementPreview = v
+	}
 	if unknown := unknownAttributes(req.Config.Raw); len(unknown) > 0 {
 		// Typically the cluster is created in the same apply. Planning new
 		// resources needs no API access, so do not fail here: only calls
@@ -367,6 +393,9 @@ func unknownAttributes(raw tftypes.Value) []string {
 			if a, ok := steps[0].(tftypes.AttributeName); ok {
 				name = string(a)
 			}
+		}
+		if name == attrPlacementPreview {
+			return false, nil // not a connection setting: the preview stays off
 		}
 		set[name] = true
 		return false, nil

@@ -67,6 +67,7 @@ func TestSchema(t *testing.T) {
 		"tls_server_name":          EnvTLSServerName,
 		"proxy_url":                EnvProxyURL,
 		"field_manager":            "",
+		"placement_preview":        "",
 	}
 	if len(s.Attributes) != len(want) {
 		t.Errorf("schema has %d attributes, want %d", len(s.Attributes), len(want))

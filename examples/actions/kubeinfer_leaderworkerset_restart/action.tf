@@ -1,4 +1,7 @@
-# Terraform 1.14 and later (OpenTofu has no actions).
+# Terraform 1.14 and later (OpenTofu has no actions). On OpenTofu and earlier
+# Terraform, restart every group by declaring the kubectl.kubernetes.io/restartedAt
+# annotation on both pod templates of the resource and changing its value (the guide
+# "Changing a running inference fleet"); restarting given groups needs the action.
 
 # A rolling restart of every group, by the set's rollout strategy:
 #   terraform apply -invoke=action.kubeinfer_leaderworkerset_restart.vllm

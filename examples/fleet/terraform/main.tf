@@ -1,6 +1,11 @@
 # The same fleet with Terraform, which has no provider for_each: one aliased
 # provider per cluster and one call of the module per provider. Adding a
-# cluster is adding a provider block and a module block.
+# cluster is adding a provider block, a module block and an import block.
+#
+# With adopt = true it takes over a fleet that already runs (applied by another
+# configuration or tool): the import blocks adopt each cluster's LeaderWorkerSet,
+# and the first plan shows only imports when the running objects match the
+# configuration.
 
 terraform {
   required_providers {
@@ -17,6 +22,12 @@ variable "kubeconfigs" {
     eu_west  = string
     ap_south = string
   })
+}
+
+variable "adopt" {
+  description = "Import each cluster's running LeaderWorkerSet instead of creating it. Once applied, the import blocks are no-ops."
+  type        = bool
+  default     = false
 }
 
 variable "wait_for_rollout" {
@@ -60,6 +71,26 @@ module "ap_south" {
   cluster          = "ap-south"
   replicas         = 1
   wait_for_rollout = var.wait_for_rollout
+}
+
+# Import blocks with for_each (Terraform 1.7 and later) in the root module, which
+# every CLI accepts; the ID is namespace/name as modules/inference names the set.
+import {
+  for_each = var.adopt ? toset(["default/llama-70b"]) : toset([])
+  to       = module.us_east.kubeinfer_leaderworkerset.vllm
+  id       = each.value
+}
+
+import {
+  for_each = var.adopt ? toset(["default/llama-70b"]) : toset([])
+  to       = module.eu_west.kubeinfer_leaderworkerset.vllm
+  id       = each.value
+}
+
+import {
+  for_each = var.adopt ? toset(["default/llama-70b"]) : toset([])
+  to       = module.ap_south.kubeinfer_leaderworkerset.vllm
+  id       = each.value
 }
 
 output "gpus" {

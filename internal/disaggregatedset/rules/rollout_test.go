@@ -1,10 +1,12 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
@@ -13,6 +15,8 @@ import (
 	releasedutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
@@ -133,6 +137,7 @@ func TestExternalToStatic(t *testing.T) {
 		{"scale-down", 2, nil, "4 running groups -> 2: 2 groups of 16 GPUs removed", ""},
 		{"scale-down refused", 2, deny, "", "4 running groups -> 2: 2 groups of 16 GPUs removed"},
 		{"scale-up under the guard", 6, deny, "4 running groups -> 6: 2 groups of 16 GPUs added", ""},
+		{"one group less", 3, nil, "4 running groups -> 3: 1 group of 16 GPUs removed", ""},
 		{"same count", 4, deny, "", ""},
 	}
 	for _, c := range cases {
@@ -184,8 +189,31 @@ func TestSlicesChange(t *testing.T) {
 	}
 }
 
+// asStored is ds as the API server stores it: the CRD's defaults (SetDefaults, and the pod
+// templates' structural defaults that the plan fills through the schema), independent of
+// ComputeRevision's own defaulting.
+func asStored(ds *disaggv1.DisaggregatedSet) *disaggv1.DisaggregatedSet {
+	out := ds.DeepCopy()
+	SetDefaults(out, k8sschema.NullValue(node()))
+	stored := &disaggv1.DisaggregatedSet{}
+	k8sschema.Decode(node(), k8sschema.ApplyNodeDefaults(node(), k8sschema.Encode(node(), out)), stored, nil)
+	return stored
+}
+
+// releasedRevision is the released module's ComputeRevision of ds as the server stores it, which
+// the controller hashes.
+func releasedRevision(ds *disaggv1.DisaggregatedSet) string {
+	stored := asStored(ds)
+	released := make([]releasedds.DisaggregatedRoleSpec, len(stored.Spec.Roles))
+	for i, r := range stored.Spec.Roles {
+		released[i] = releasedds.DisaggregatedRoleSpec{Name: r.Name, LeaderWorkerSetTemplateSpec: r.LeaderWorkerSetTemplateSpec}
+	}
+	return releasedutils.ComputeRevision(released)
+}
+
 // TestComputeRevisionAsReleased: the port gives the revision of the released v0.9.0 module's
-// ComputeRevision (whose code v0.10.0 keeps) for templates of every kind of change.
+// ComputeRevision (whose code v0.10.0 keeps) of the object as stored, for templates of every
+// kind of change.
 func TestComputeRevisionAsReleased(t *testing.T) {
 	edits := map[string]func(*disaggv1.DisaggregatedSet){
 		"as is": func(*disaggv1.DisaggregatedSet) {},
@@ -206,11 +234,7 @@ func TestComputeRevisionAsReleased(t *testing.T) {
 	for name, edit := range edits {
 		ds := pair()
 		edit(ds)
-		released := make([]releasedds.DisaggregatedRoleSpec, len(ds.Spec.Roles))
-		for i, r := range ds.Spec.Roles {
-			released[i] = releasedds.DisaggregatedRoleSpec{Name: r.Name, LeaderWorkerSetTemplateSpec: r.LeaderWorkerSetTemplateSpec}
-		}
-		got, want := ComputeRevision(ds.Spec.Roles), releasedutils.ComputeRevision(released)
+		got, want := ComputeRevision(ds.Spec.Roles), releasedRevision(ds)
 		if got != want || len(got) != 8 {
 			t.Errorf("%s: %q, released %q", name, got, want)
 		}
@@ -221,4 +245,64 @@ func TestComputeRevisionAsReleased(t *testing.T) {
 			t.Errorf("%s changes the revision", same)
 		}
 	}
+}
+
+// TestComputeRevisionOfConfiguration: a configuration as written, without the defaults the server
+// fills in (a port's protocol, a gRPC probe's service, a file key's optional, a volume's fsType, the
+// template's size and restart policy), which is what ValidateConfig names the role
+// LeaderWorkerSets from, hashes to the controller's revision of the stored object; and the stored
+// object to the same.
+func TestComputeRevisionOfConfiguration(t *testing.T) {
+	ds := pair()
+	for i := range ds.Spec.Roles {
+		lwt := &ds.Spec.Roles[i].Spec.LeaderWorkerTemplate
+		lwt.Size = nil
+		lwt.LeaderTemplate = &corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+			Containers: []corev1.Container{{Name: "leader", Image: "x", Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8000}}}},
+		}}
+		c := &lwt.WorkerTemplate.Spec.Containers[0]
+		c.Ports = []corev1.ContainerPort{{Name: "http", ContainerPort: 8000}, {ContainerPort: 5557, Protocol: corev1.ProtocolUDP}}
+		c.LivenessProbe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{GRPC: &corev1.GRPCAction{Port: 9000}}}
+		c.Env = []corev1.EnvVar{{Name: "F", ValueFrom: &corev1.EnvVarSource{FileKeyRef: &corev1.FileKeySelector{VolumeName: "v", Path: "p", Key: "k"}}}}
+		lwt.WorkerTemplate.Spec.Volumes = []corev1.Volume{{Name: "v", VolumeSource: corev1.VolumeSource{
+			AzureDisk: &corev1.AzureDiskVolumeSource{DiskName: "d", DataDiskURI: "u"},
+		}}}
+	}
+	want := releasedRevision(ds)
+	stored := asStored(ds)
+	if p := stored.Spec.Roles[0].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Ports[0].Protocol; p != corev1.ProtocolTCP {
+		t.Fatalf("the stored object's port protocol is %q: asStored does not default", p)
+	}
+	if got := ComputeRevision(ds.Spec.Roles); got != want {
+		t.Errorf("the configuration hashes to %s, the controller's revision is %s", got, want)
+	}
+	if got := ComputeRevision(stored.Spec.Roles); got != want {
+		t.Errorf("the stored object hashes to %s, the controller's revision is %s", got, want)
+	}
+	if ds.Spec.Roles[0].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Ports[0].Protocol != "" {
+		t.Error("ComputeRevision changed its argument")
+	}
+}
+
+// TestValidateConfigNamesTheControllersRevision: the role LeaderWorkerSet that ValidateConfig's
+// name error quotes, from a configuration with a port that leaves its protocol to the CRD's
+// default, carries the revision the controller computes from the stored object.
+func TestValidateConfigNamesTheControllersRevision(t *testing.T) {
+	ds := pair()
+	ds.Name = strings.Repeat("n", 60) // too long for the role LeaderWorkerSets' names
+	ds.Spec.Slices = ptr.To[int32](2)
+	ds.Spec.Roles[1].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Ports = []corev1.ContainerPort{{Name: "http", ContainerPort: 8000}}
+	config := k8sschema.Encode(node(), ds)
+	if port, _ := k8sschema.ValueAt(node(), config, "spec.roles[1].spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].ports[0].protocol"); !port.IsNull() {
+		t.Fatalf("the configuration writes the protocol: %v", port)
+	}
+	want := fmt.Sprintf("%s-1-%s-decode", ds.Name, releasedRevision(ds))
+	var details []string
+	for _, d := range kindrules.ValidateConfig(Kind, config) {
+		details = append(details, d.Detail())
+		if strings.Contains(d.Detail(), `"`+want+`"`) {
+			return
+		}
+	}
+	t.Errorf("no diagnostic names the LeaderWorkerSet %s:\n%s", want, strings.Join(details, "\n"))
 }

@@ -59,7 +59,15 @@ func (c ScaleChange) Message() string {
 	if n < 0 {
 		verb, n = "removed", -n
 	}
-	return fmt.Sprintf("%d running groups -> %d: %d groups of %s %s", c.Running, c.Target, n, groupContent(c.PerGroup), verb)
+	return fmt.Sprintf("%s -> %d: %s of %s %s", groupCount(c.Running, "running "), c.Target, groupCount(n, ""), groupContent(c.PerGroup), verb)
+}
+
+// groupCount is "1 group" or "n groups", with adjective before the noun.
+func groupCount(n int64, adjective string) string {
+	if n == 1 {
+		return "1 " + adjective + "group"
+	}
+	return fmt.Sprintf("%d %sgroups", n, adjective)
 }
 
 func groupContent(g footprint.Group) string {
@@ -97,7 +105,7 @@ func scaleChangePlan(newObj, oldObj *disaggv1.DisaggregatedSet, allowRestarts bo
 }
 
 func slicesChangePlan(newObj, oldObj *disaggv1.DisaggregatedSet) []kindrules.Warning {
-	from, to := slicesOf(oldObj), slicesOf(newObj)
+	from, to := SlicesOf(oldObj), SlicesOf(newObj)
 	if from == to {
 		return nil
 	}
@@ -132,7 +140,7 @@ func slicesChangePlan(newObj, oldObj *disaggv1.DisaggregatedSet) []kindrules.War
 	return []kindrules.Warning{{Summary: "Slices of DisaggregatedSet " + newObj.Namespace + "/" + newObj.Name + " " + strings.SplitN(verb, " ", 2)[0], Detail: msg}}
 }
 
-func slicesOf(ds *disaggv1.DisaggregatedSet) int {
+func SlicesOf(ds *disaggv1.DisaggregatedSet) int {
 	if ds.Spec.Slices == nil {
 		return 1
 	}

@@ -328,7 +328,7 @@ func roleExclusiveTopologyAnnotation(role *disaggv1.DisaggregatedRoleSpec) (stri
 // labels it with the slice (pkg/utils/disaggregatedset/utils.go GenerateName, GenerateLabels at
 // v0.10.0): the object returned is then the highest slice's, the longest name.
 func RoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) (*lwsv1.LeaderWorkerSet, error) {
-	return roleLeaderWorkerSetAs(ds, i, usesNewerAPI(ds))
+	return roleLeaderWorkerSetAs(ds, i, UsesNewerAPI(ds))
 }
 
 // roleLeaderWorkerSetAs is RoleLeaderWorkerSet named as v0.10.0 does (newer) or as v0.9.0 does.
@@ -394,12 +394,12 @@ func nameForm(ds *disaggv1.DisaggregatedSet, newer bool) string {
 	return "<name>-<revision>-<role>"
 }
 
-// usesNewerAPI reports whether the set uses a field that only v0.10.0 and later serve (slices
+// UsesNewerAPI reports whether the set uses a field that only v0.10.0 and later serve (slices
 // above their default 1, a placement policy, a role's scaling): only such a controller can run
 // it, and it names its objects by slice. A set without them may run under either release; its
 // names are checked in v0.9.0's form, the released one, which v0.10.0's exceeds by the slice
 // segment ("-0").
-func usesNewerAPI(ds *disaggv1.DisaggregatedSet) bool {
+func UsesNewerAPI(ds *disaggv1.DisaggregatedSet) bool {
 	if ptr.Deref(ds.Spec.Slices, 1) > 1 || ds.Spec.PlacementPolicy != nil {
 		return true
 	}
@@ -431,7 +431,7 @@ var nameLimit = regexp.MustCompile(`use a name of at most (\d+) characters`)
 // or the set's metadata.name for the derived name. Errors on the generated labels are left
 // out: each generated value is a part of the derived name, whose error says it all.
 func validateRoleLeaderWorkerSet(ds *disaggv1.DisaggregatedSet, i int) field.ErrorList {
-	return validateRoleLeaderWorkerSetAs(ds, i, usesNewerAPI(ds))
+	return validateRoleLeaderWorkerSetAs(ds, i, UsesNewerAPI(ds))
 }
 
 // validateRoleLeaderWorkerSetAs is validateRoleLeaderWorkerSet with the objects named as v0.10.0
@@ -555,7 +555,7 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 	if pp := ds.Spec.PlacementPolicy; pp != nil && pp.Type == "" && written(config, "spec.placementPolicy.type") {
 		errs = append(errs, field.NotSupported(specPath.Child("placementPolicy", "type"), "", placementTypes))
 	}
-	newer := usesNewerAPI(ds)
+	newer := UsesNewerAPI(ds)
 	for i := range ds.Spec.Roles {
 		if hasNameError(validateRoleLeaderWorkerSetAs(ds, i, newer)) {
 			continue // an error already
@@ -574,7 +574,7 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 // two characters longer, and would fail to create them. Which controller runs is not known
 // offline, so this is a warning, and the error stays the released controller's.
 func newerNameWarnings(ds *disaggv1.DisaggregatedSet) []kindrules.Warning {
-	if usesNewerAPI(ds) || ds.Name == "" {
+	if UsesNewerAPI(ds) || ds.Name == "" {
 		return nil
 	}
 	var warnings []kindrules.Warning

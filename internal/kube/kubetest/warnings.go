@@ -22,6 +22,7 @@ type Warnings struct {
 	seen  []*tfprotov6.Diagnostic
 	apply []*tfprotov6.Diagnostic // warnings of ApplyResourceChange, kept apart
 	plan  []*tfprotov6.Diagnostic // warnings of PlanResourceChange, kept apart
+	read  []*tfprotov6.Diagnostic // warnings of ReadDataSource, kept apart
 }
 
 // Factories wraps the servers of factories.
@@ -113,20 +114,36 @@ func (s *recordingServer) PlanResourceChange(ctx context.Context, req *tfprotov6
 	return resp, err
 }
 
+func (s *recordingServer) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
+	resp, err := s.ProviderServer.ReadDataSource(ctx, req)
+	if resp != nil {
+		s.w.record(&s.w.read, resp.Diagnostics)
+	}
+	return resp, err
+}
+
+// TakeDataSource returns the distinct warnings of data source reads recorded since the last
+// TakeDataSource (a plan and the apply after it may read the same data source), each as
+// "summary\ndetail".
+func (w *Warnings) TakeDataSource() []string { return w.takeDistinct(&w.read) }
+
 // TakePlan returns the distinct warnings of plans recorded since the last TakePlan, each as
 // "summary\ndetail".
-func (w *Warnings) TakePlan() []string {
+func (w *Warnings) TakePlan() []string { return w.takeDistinct(&w.plan) }
+
+// takeDistinct empties *from and returns its distinct warnings, each as "summary\ndetail".
+func (w *Warnings) takeDistinct(from *[]*tfprotov6.Diagnostic) []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var out []string
 	seen := map[string]bool{}
-	for _, d := range w.plan {
+	for _, d := range *from {
 		if s := d.Summary + "\n" + d.Detail; !seen[s] {
 			seen[s] = true
 			out = append(out, s)
 		}
 	}
-	w.plan = nil
+	*from = nil
 	return out
 }
 
