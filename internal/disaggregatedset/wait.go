@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -249,7 +248,7 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 		last  *unstructured.Unstructured
 		state rolloutState
 	)
-	concerns, cerr := roleEventConcerns(u)
+	concerns, cerr := ownEventConcerns(u)
 	if cerr != nil {
 		return u, cerr
 	}
@@ -285,37 +284,6 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 	}
 	timeout.Detail = strings.Join(lines, "\n")
 	return last, err
-}
-
-// roleEventConcerns says whether an event is about one of the set's LeaderWorkerSets of the
-// current revision (<set>-<revision>-<role> on v0.9.0, <set>-<slice>-<revision>-<role> on
-// v0.10.0) or their StatefulSets (the same name, and -<group index> for the workers).
-func roleEventConcerns(u *unstructured.Unstructured) (kube.EventConcerns, error) {
-	var ds disaggv1.DisaggregatedSet
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &ds); err != nil {
-		return nil, err
-	}
-	revision := rules.ComputeRevision(ds.Spec.Roles)
-	roles := make([]string, 0, len(ds.Spec.Roles))
-	for i := range ds.Spec.Roles {
-		roles = append(roles, regexp.QuoteMeta(ds.Spec.Roles[i].Name))
-	}
-	name := regexp.MustCompile("^" + regexp.QuoteMeta(ds.Name) + `-([0-9]+-)?` + regexp.QuoteMeta(revision) +
-		"-(" + strings.Join(roles, "|") + ")$")
-	return func(kind, obj string) bool {
-		switch kind {
-		case "LeaderWorkerSet":
-			return name.MatchString(obj)
-		case "StatefulSet":
-			if name.MatchString(obj) {
-				return true
-			}
-			i := strings.LastIndex(obj, "-")
-			_, err := strconv.Atoi(obj[i+1:])
-			return i > 0 && err == nil && name.MatchString(obj[:i])
-		}
-		return false
-	}, nil
 }
 
 // followRoles follows the roles' LeaderWorkerSets until RolloutDone (watchRoles), then confirms

@@ -2,13 +2,18 @@ package kube_test
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube/kubetest"
@@ -154,14 +159,14 @@ func TestAccPlacementPreview_leaderWorkerSet(t *testing.T) {
 					return expectPlacementWarnings(&w, map[string][]string{
 						"acc-placement-big": {"Placement preview: 0 of 2 groups can be placed", "group 0: 0/", "Insufficient nvidia.com/gpu", "group 1: 0/"},
 						"acc-placement-taint": {"Placement preview: 0 of 2 groups can be placed",
-							"node(s) didn't match Pod's node affinity/selector", "node(s) had untolerated taint {nvidia.com/gpu: present}"},
+							"node(s) didn't match Pod's node affinity/selector", "node(s) had untolerated taint(s)"},
 					})
 				}),
 			},
 			{
 				Config:      placementProvider(kubeconfig, "error") + placementUntolerated + placementFits,
 				PlanOnly:    true,
-				ExpectError: kubetest.Wrapped("Placement preview: 0 of 2 groups can be placed", "untolerated taint {nvidia.com/gpu: present}"),
+				ExpectError: kubetest.Wrapped("Placement preview: 0 of 2 groups can be placed", "untolerated taint(s)"),
 			},
 			{
 				PreConfig:          reset,
@@ -275,6 +280,68 @@ resource "kubeinfer_disaggregatedset" "test" {
 				}
 				t.Logf("plan warning: %s", got[0])
 				return nil
+			})}},
+		}},
+	})
+}
+
+// TestAccPlacementPreview_forbidden: credentials the API server authenticates but that may not
+// list nodes (a service account without any role) skip the preview with a warning that says so and
+// quotes the server; the plan succeeds.
+func TestAccPlacementPreview_forbidden(t *testing.T) {
+	acctest.FirstCLIOnly(t, "the placement preview with credentials RBAC refuses")
+	const sa = "acc-placement-no-rbac"
+	c := acctest.Cluster(t)
+	cs := c.Clientset()
+	ctx := context.Background()
+	if _, err := cs.CoreV1().ServiceAccounts("default").Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: sa}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cs.CoreV1().ServiceAccounts("default").Delete(context.Background(), sa, metav1.DeleteOptions{})
+	})
+	tok, err := cs.CoreV1().ServiceAccounts("default").CreateToken(ctx, sa, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := c.RESTConfig()
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	content := fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: test
+  cluster:
+    server: %s
+    certificate-authority-data: %s
+users:
+- name: sa
+  user:
+    token: %s
+contexts:
+- name: sa
+  context: {cluster: test, user: sa}
+current-context: sa
+`, rc.Host, base64.StdEncoding.EncodeToString(rc.CAData), tok.Status.Token)
+	if err := os.WriteFile(kubeconfig, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var w kubetest.Warnings
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
+		Steps: []resource.TestStep{{
+			PreConfig:          func() { w.TakePlan() },
+			Config:             placementProvider(kubeconfig, "warn") + placementTooBig,
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{planCheckFunc(func() error {
+				for _, g := range w.TakePlan() {
+					if strings.HasPrefix(g, "Placement preview skipped\nplacement preview skipped: the provider's credentials may not list nodes") &&
+						strings.Contains(g, `cannot list resource "nodes"`) {
+						t.Logf("plan warning: %s", g)
+						return nil
+					}
+				}
+				return fmt.Errorf("no placement preview skipped warning saying the credentials may not list nodes")
 			})}},
 		}},
 	})

@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -398,7 +399,7 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 			if c.unschedulable != "" {
 				line += "; " + c.unschedulable
 			}
-			for _, name := range sortedKeys(c.unserved) {
+			for _, name := range slices.Sorted(maps.Keys(c.unserved)) {
 				line += "; " + unservedScheduler(c.unserved[name], name)
 			}
 			lines = append(lines, line)
@@ -468,15 +469,6 @@ func unservedScheduler(n int, scheduler string) string {
 	}
 	return fmt.Sprintf("%d pods pending: no scheduler has picked them up; their schedulerName %q is not served by this "+
 		"cluster's default scheduler (is that scheduler installed?)", n, scheduler)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 var statefulSetsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}

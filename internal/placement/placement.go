@@ -37,6 +37,7 @@ const (
 	reasonTooManyPods          = "Too many pods"                                     // noderesources/fit.go: fitsRequest
 	reasonSpreadNotMatch       = "node(s) didn't match pod topology spread constraints"
 	reasonSpreadMissingLabel   = "node(s) didn't match pod topology spread constraints (missing required label)"
+	reasonUntoleratedTaint     = "node(s) had untolerated taint(s)" // tainttoleration: Filter
 	reasonAffinityNotMatch     = "node(s) didn't match pod affinity rules"
 	reasonAntiAffinityNotMatch = "node(s) didn't match pod anti-affinity rules"
 	reasonExistingAntiAffinity = "node(s) didn't satisfy existing pods anti-affinity rules"
@@ -288,13 +289,14 @@ func (s *state) filter(pod *corev1.Pod, pf *preFilterState, req podRequest, n *s
 	if pod.Spec.NodeName != "" && pod.Spec.NodeName != node.Name {
 		return []string{reasonNodeName}
 	}
-	// tainttoleration/taint_toleration.go Filter: the first NoSchedule or NoExecute taint not tolerated.
+	// tainttoleration/taint_toleration.go Filter: a NoSchedule or NoExecute taint not tolerated. The
+	// message names no taint in v1.37.2 (the key and value are only logged).
 	for _, taint := range node.Spec.Taints {
 		if taint.Effect != corev1.TaintEffectNoSchedule && taint.Effect != corev1.TaintEffectNoExecute {
 			continue
 		}
 		if !tolerates(pod.Spec.Tolerations, taint) {
-			return []string{fmt.Sprintf("node(s) had untolerated taint {%s: %s}", taint.Key, taint.Value)}
+			return []string{reasonUntoleratedTaint}
 		}
 	}
 	// nodeaffinity/node_affinity.go Filter: nodeSelector and required node affinity.

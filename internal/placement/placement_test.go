@@ -112,7 +112,7 @@ func TestPreview(t *testing.T) {
 			snapshot:  Snapshot{Nodes: append(nodes(4, "small", 4), nodes(4, "tainted", 8, withTaint("gpu", "", corev1.TaintEffectNoSchedule))...)},
 			workload:  lws(1, 2, gpuTemplate(8)),
 			placeable: 0, first: 0,
-			reason: "0/8 nodes are available: 4 Insufficient nvidia.com/gpu, 4 node(s) had untolerated taint {gpu: }.",
+			reason: "0/8 nodes are available: 4 Insufficient nvidia.com/gpu, 4 node(s) had untolerated taint(s).",
 		},
 		{
 			// Room for two groups, but the three leaders are scheduled first and take three nodes.
@@ -127,7 +127,7 @@ func TestPreview(t *testing.T) {
 			snapshot:  Snapshot{Nodes: nodes(2, "evict", 8, withTaint("gpu", "true", corev1.TaintEffectNoExecute))},
 			workload:  lws(1, 1, tolerateGPU),
 			placeable: 0, first: 0,
-			reason: "0/2 nodes are available: 2 node(s) had untolerated taint {gpu: true}.",
+			reason: "0/2 nodes are available: 2 node(s) had untolerated taint(s).",
 		},
 		{
 			name:      "nodeSelector with no match",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 	"testing"
@@ -512,5 +513,39 @@ func TestSettingsFromExecMissingAttributes(t *testing.T) {
 		if !strings.HasPrefix(d.Summary(), "Missing exec.") {
 			t.Errorf("unexpected diagnostic %q", d.Summary())
 		}
+	}
+}
+
+// TestConfigurePlacementPreview: placement_preview defaults to off, is passed on when known, and
+// an unknown value (off) leaves the connection usable: it says nothing about the cluster.
+func TestConfigurePlacementPreview(t *testing.T) {
+	t.Setenv("KUBECONFIG", "")
+	connection := map[string]tftypes.Value{
+		"host":  tftypes.NewValue(tftypes.String, "https://127.0.0.1:1"),
+		"token": tftypes.NewValue(tftypes.String, "t"),
+	}
+	for name, tc := range map[string]struct {
+		value tftypes.Value
+		want  string
+	}{
+		"unset":   {tftypes.NewValue(tftypes.String, nil), kube.PlacementOff},
+		"warn":    {tftypes.NewValue(tftypes.String, "warn"), kube.PlacementWarn},
+		"error":   {tftypes.NewValue(tftypes.String, "error"), kube.PlacementError},
+		"unknown": {tftypes.NewValue(tftypes.String, tftypes.UnknownValue), kube.PlacementOff},
+	} {
+		t.Run(name, func(t *testing.T) {
+			set := maps.Clone(connection)
+			set["placement_preview"] = tc.value
+			pd, resp := configure(t, set)
+			if resp.Diagnostics.HasError() {
+				t.Fatalf("diagnostics: %v", resp.Diagnostics)
+			}
+			if pd.PlacementPreview != tc.want {
+				t.Errorf("PlacementPreview = %q, want %q", pd.PlacementPreview, tc.want)
+			}
+			if _, err := pd.Client.RESTConfig(); err != nil {
+				t.Errorf("RESTConfig: %v", err)
+			}
+		})
 	}
 }
