@@ -17,6 +17,7 @@ import (
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset"
+	dsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
 
@@ -59,9 +60,9 @@ func TestAccDisaggregatedSet_v010NameWalk(t *testing.T) {
 			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.DeepCopy().Object, ds); err != nil {
 				t.Fatal(err)
 			}
-			disaggregatedset.SetDefaults(ds, k8sschema.NullValue(disaggregatedset.Kind.Node()))
+			dsrules.SetDefaults(ds, k8sschema.NullValue(disaggregatedset.Kind.Node()))
 			verdict := "ok"
-			for _, e := range disaggregatedset.Validate(ds) {
+			for _, e := range dsrules.Validate(ds) {
 				if e.Field == "metadata.name" {
 					verdict = "error"
 				}

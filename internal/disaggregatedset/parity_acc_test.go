@@ -20,6 +20,7 @@ import (
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset"
+	dsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
 
@@ -57,8 +58,8 @@ func TestAccDisaggregatedSet_parity(t *testing.T) {
 				if err := runtime.DefaultUnstructuredConverter.FromUnstructured(copyMap(obj), ds); err != nil {
 					return acctest.Verdict{Msg: err.Error()}
 				}
-				disaggregatedset.SetDefaults(ds, k8sschema.NullValue(disaggregatedset.Kind.Node()))
-				return acctest.VerdictFromFieldErrors(disaggregatedset.Validate(ds))
+				dsrules.SetDefaults(ds, k8sschema.NullValue(disaggregatedset.Kind.Node()))
+				return acctest.VerdictFromFieldErrors(dsrules.Validate(ds))
 			},
 			Server: func(ctx context.Context) (acctest.Verdict, error) {
 				stored, err := dsRI.Create(ctx, &unstructured.Unstructured{Object: copyMap(obj)}, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
@@ -71,7 +72,7 @@ func TestAccDisaggregatedSet_parity(t *testing.T) {
 				}
 				var paths, msgs []string
 				for i := range ds.Spec.Roles {
-					lws, err := disaggregatedset.RoleLeaderWorkerSet(ds, i)
+					lws, err := dsrules.RoleLeaderWorkerSet(ds, i)
 					if err != nil {
 						return acctest.Verdict{}, err
 					}

@@ -14,6 +14,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset"
+	dsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
 
@@ -44,8 +45,8 @@ func TestAccDisaggregatedSet_parityV010(t *testing.T) {
 				if err := runtime.DefaultUnstructuredConverter.FromUnstructured(copyMap(obj), ds); err != nil {
 					return acctest.Verdict{Msg: err.Error()}
 				}
-				disaggregatedset.SetDefaults(ds, k8sschema.NullValue(disaggregatedset.Kind.Node()))
-				return acctest.VerdictFromFieldErrors(disaggregatedset.ValidateCRD(ds))
+				dsrules.SetDefaults(ds, k8sschema.NullValue(disaggregatedset.Kind.Node()))
+				return acctest.VerdictFromFieldErrors(dsrules.ValidateCRD(ds))
 			},
 			Server: func(ctx context.Context) (acctest.Verdict, error) {
 				_, err := dsRI.Create(ctx, &unstructured.Unstructured{Object: copyMap(obj)}, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
@@ -22,15 +23,15 @@ import (
 // pods, which its rollout removes only as the new groups become ready.
 func planPlacement(obj runtime.Object, update bool) []kube.PlacementWorkload {
 	ds := kube.As[*disaggv1.DisaggregatedSet](obj)
-	newer := usesNewerAPI(ds)
+	newer := rules.UsesNewerAPI(ds)
 	slices := 1
 	if newer {
-		slices = slicesOf(ds)
+		slices = rules.SlicesOf(ds)
 	}
-	revision := ComputeRevision(ds.Spec.Roles)
+	revision := rules.ComputeRevision(ds.Spec.Roles)
 	var out []kube.PlacementWorkload
 	for i := range ds.Spec.Roles {
-		lws, err := RoleLeaderWorkerSet(ds, i)
+		lws, err := rules.RoleLeaderWorkerSet(ds, i)
 		if err != nil {
 			return nil
 		}

@@ -15,6 +15,7 @@ import (
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset"
+	dsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube/kubetest"
 )
 
@@ -149,7 +150,7 @@ func revisionCompare(t *testing.T, name string, v010 bool) {
 			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, ds); err != nil {
 				return err
 			}
-			fromServer := disaggregatedset.ComputeRevision(ds.Spec.Roles)
+			fromServer := dsrules.ComputeRevision(ds.Spec.Roles)
 			t.Logf("%s: plan names revision %q; hash of the server's object %s; controller's LeaderWorkerSets %v", kind, planned, fromServer, names)
 			if len(labels) != 1 {
 				return fmt.Errorf("%s: LeaderWorkerSets of revisions %v, want one", kind, labels)

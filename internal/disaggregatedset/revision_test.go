@@ -6,6 +6,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 )
 
 // TestOwnEventConcerns: the wait's event filter takes the events of the set's own LeaderWorkerSets
@@ -24,7 +26,7 @@ func TestOwnEventConcerns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rev := ComputeRevision(ds.Spec.Roles)
+	rev := rules.ComputeRevision(ds.Spec.Roles)
 	cases := []struct {
 		kind, name string
 		want       bool
@@ -57,7 +59,7 @@ func TestOwnEventConcerns(t *testing.T) {
 	external(ds, 0)
 	obj, _ = runtime.DefaultUnstructuredConverter.ToUnstructured(ds)
 	concerns, _ = ownEventConcerns(&unstructured.Unstructured{Object: obj})
-	rev = ComputeRevision(ds.Spec.Roles)
+	rev = rules.ComputeRevision(ds.Spec.Roles)
 	if !concerns("StatefulSet", "llama-0-"+rev+"-prefill-7") {
 		t.Error("the worker StatefulSet of an External role's group 7 is not the set's")
 	}

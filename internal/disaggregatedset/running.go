@@ -2,21 +2,16 @@ package disaggregatedset
 
 import (
 	"context"
-	"fmt"
 	"math/big"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/client-go/dynamic"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/footprint"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 )
 
 // The replicas of an External role (v0.10.0) belong to its DisaggregatedSetRoleScaler: the
@@ -82,7 +77,7 @@ func setRunningReplicas(ctx context.Context, dyn dynamic.Interface, u *unstructu
 		roleName, _ := role["name"].(string)
 		n, found := keep[roleName]
 		if !found && dyn != nil {
-			scaler, err := dyn.Resource(RoleScalerKind.GVR()).Namespace(ns).Get(ctx, ScalerName(name, roleName), metav1.GetOptions{})
+			scaler, err := dyn.Resource(RoleScalerKind.GVR()).Namespace(ns).Get(ctx, rules.ScalerName(name, roleName), metav1.GetOptions{})
 			if err != nil {
 				scaler = nil
 			}
@@ -94,7 +89,7 @@ func setRunningReplicas(ctx context.Context, dyn dynamic.Interface, u *unstructu
 				// The controller hashes the object as the server has it (its CRD defaults applied).
 				ds := &disaggv1.DisaggregatedSet{}
 				if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, ds); err == nil {
-					revision = ComputeRevision(ds.Spec.Roles)
+					revision = rules.ComputeRevision(ds.Spec.Roles)
 				}
 			}
 			n, found = RunningReplicas(scaler, lwss, roleName, revision)
@@ -157,153 +152,19 @@ func plannedExternalReplicas(extras map[string]tftypes.Value) map[string]int64 {
 
 // ScaleChange is a role whose count changes hands: External -> Static, from the groups that run
 // to the configured replicas.
-type ScaleChange struct {
-	Role            string
-	Index           int
-	Running, Target int64
-	// PerGroup is what one group requests (GPUs and pods).
-	PerGroup footprint.Group
-}
-
 // scaleChanges lists the roles that are External in oldObj and Static in newObj, with a count
 // that differs from the groups running (oldObj's replicas, the state's record of them), times
 // the slices.
-func scaleChanges(newObj, oldObj *disaggv1.DisaggregatedSet) []ScaleChange {
-	slices := int64(1)
-	if newObj.Spec.Slices != nil {
-		slices = max(int64(*newObj.Spec.Slices), 1)
-	}
-	old := map[string]*disaggv1.DisaggregatedRoleSpec{}
-	for i := range oldObj.Spec.Roles {
-		old[oldObj.Spec.Roles[i].Name] = &oldObj.Spec.Roles[i]
-	}
-	var out []ScaleChange
-	for i := range newObj.Spec.Roles {
-		role := &newObj.Spec.Roles[i]
-		prior, ok := old[role.Name]
-		if !ok || !External(prior) || External(role) {
-			continue
-		}
-		running, target := int64(replicasOrDefault(prior)), int64(replicasOrDefault(role))*slices
-		if running == target {
-			continue
-		}
-		lwt := &role.Spec.LeaderWorkerTemplate
-		out = append(out, ScaleChange{Role: role.Name, Index: i, Running: running, Target: target,
-			PerGroup: footprint.NewGroup(lwt.LeaderTemplate, &lwt.WorkerTemplate, lwt.Size, 1, 1)})
-	}
-	return out
-}
-
 // replicasOrDefault is a role's replicas, the CRD default 1 when unset.
-func replicasOrDefault(role *disaggv1.DisaggregatedRoleSpec) int32 {
-	if role.Spec.Replicas == nil {
-		return 1
-	}
-	return max(*role.Spec.Replicas, 0)
-}
-
 // Message says the change in groups and in what they hold: "4 running groups -> 2: 2 groups of 8
 // GPUs removed".
-func (c ScaleChange) Message() string {
-	verb, n := "added", c.Target-c.Running
-	if n < 0 {
-		verb, n = "removed", -n
-	}
-	return fmt.Sprintf("%s -> %d: %s of %s %s", groupCount(c.Running, "running "), c.Target, groupCount(n, ""), groupContent(c.PerGroup), verb)
-}
-
-// groupCount is "1 group" or "n groups", with adjective before the noun.
-func groupCount(n int64, adjective string) string {
-	if n == 1 {
-		return "1 " + adjective + "group"
-	}
-	return fmt.Sprintf("%d %sgroups", n, adjective)
-}
-
 // groupContent is what one group holds: its GPUs when it requests any, else its pods.
-func groupContent(g footprint.Group) string {
-	gpus := resource.Quantity{}
-	for name, q := range g.PerGroup.Requests {
-		if strings.HasSuffix(string(name), "/gpu") { // nvidia.com/gpu, amd.com/gpu
-			gpus.Add(q)
-		}
-	}
-	if gpus.IsZero() {
-		return fmt.Sprintf("%d pods", g.PodsPerGroup)
-	}
-	return gpus.String() + " GPUs"
-}
-
 // scaleChangePlan is the plan's verdict on the roles leaving External: a warning for each, and
 // with allow_group_restarts = false an error for each scale-down, as for a restart: groups that
 // serve traffic go away.
-func scaleChangePlan(newObj, oldObj *disaggv1.DisaggregatedSet, allowRestarts bool) ([]kube.Warning, field.ErrorList) {
-	var warnings []kube.Warning
-	var errs field.ErrorList
-	for _, c := range scaleChanges(newObj, oldObj) {
-		p := field.NewPath("spec", "roles").Index(c.Index).Child("spec", "replicas")
-		if c.Target < c.Running && !allowRestarts {
-			errs = append(errs, field.Forbidden(p, fmt.Sprintf("allow_group_restarts = false, and switching role %q of %s/%s from External "+
-				"to Static removes groups that serve: %s (running: the role scaler's count at the last refresh). Set replicas to "+
-				"at least %d, or set allow_group_restarts = true to scale the role down.",
-				c.Role, newObj.Namespace, newObj.Name, c.Message(), c.Running)))
-			continue
-		}
-		msg := fmt.Sprintf("Role %q of %s/%s switches from External to Static scaling: %s (running: the role scaler's count at "+
-			"the last refresh). The controller deletes the role scaler %q and sizes the role's LeaderWorkerSets to replicas; an "+
-			"autoscaler that targets the scaler no longer has a target.",
-			c.Role, newObj.Namespace, newObj.Name, c.Message(), ScalerName(newObj.Name, c.Role))
-		warnings = append(warnings, kube.Warning{Summary: "Role " + c.Role + " of DisaggregatedSet " + newObj.Namespace + "/" + newObj.Name + " leaves External scaling", Detail: msg})
-	}
-	return warnings, errs
-}
-
 // slicesChangePlan warns which slices a change of slices adds or removes (v0.10.0: the controller
 // creates the LeaderWorkerSets of slices up to slices - 1 and deletes those beyond,
 // cleanupRemovedSlices in pkg/controllers/disaggregatedset/disaggregatedset_controller.go,
 // 2161f38), with their groups and GPUs: removed slices count the prior replicas, added ones the
 // planned.
-func slicesChangePlan(newObj, oldObj *disaggv1.DisaggregatedSet) []kube.Warning {
-	from, to := slicesOf(oldObj), slicesOf(newObj)
-	if from == to {
-		return nil
-	}
-	verb, first, last, ds := "added", from, to-1, newObj
-	if to < from {
-		verb, first, last, ds = "removed (their LeaderWorkerSets and pods are deleted)", to, from-1, oldObj
-	}
-	n := last - first + 1
-	which := fmt.Sprintf("slice %d is", first)
-	if n > 1 {
-		which = fmt.Sprintf("slices %d-%d are", first, last)
-	}
-	groups, counts := int64(0), make([]string, 0, len(ds.Spec.Roles))
-	gpus := resource.Quantity{}
-	for i := range ds.Spec.Roles {
-		role := &ds.Spec.Roles[i]
-		replicas := int64(replicasOrDefault(role))
-		groups += replicas
-		counts = append(counts, fmt.Sprintf("%s %d", role.Name, replicas))
-		lwt := &role.Spec.LeaderWorkerTemplate
-		g := footprint.NewGroup(lwt.LeaderTemplate, &lwt.WorkerTemplate, lwt.Size, replicas, replicas)
-		for name, q := range g.Total(replicas * int64(n)).Requests {
-			if strings.HasSuffix(string(name), "/gpu") {
-				gpus.Add(q)
-			}
-		}
-	}
-	msg := fmt.Sprintf("slices %d -> %d: %s %s: %d groups (%d per slice: %s)", from, to, which, verb, groups*int64(n), groups, strings.Join(counts, ", "))
-	if !gpus.IsZero() {
-		msg += fmt.Sprintf(", %s GPUs", gpus.String())
-	}
-	return []kube.Warning{{Summary: "Slices of DisaggregatedSet " + newObj.Namespace + "/" + newObj.Name + " " + strings.SplitN(verb, " ", 2)[0], Detail: msg}}
-}
-
 // slicesOf is the set's slices, the CRD default 1 when unset.
-func slicesOf(ds *disaggv1.DisaggregatedSet) int {
-	if ds.Spec.Slices == nil {
-		return 1
-	}
-	return max(int(*ds.Spec.Slices), 1)
-}

@@ -1,24 +1,17 @@
 package disaggregatedset
 
 import (
-	"fmt"
-
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
 
 // External reports whether a role is scaled by a DisaggregatedSetRoleScaler (v0.10.0
 // RoleScalingExternal): its spec.replicas is ignored by the controller.
-func External(role *disaggv1.DisaggregatedRoleSpec) bool {
-	return role.Scaling != nil && role.Scaling.Mode == disaggv1.RoleScalingExternal
-}
-
 // ScalerName is the name of the DisaggregatedSetRoleScaler the v0.10.0 controller creates for an
 // External role (pkg/controllers/disaggregatedset/scaler_manager.go: "<set>-<role>").
-func ScalerName(set, role string) string { return set + "-" + role }
-
 // applyBody leaves the replicas of External roles out of the apply body: their count belongs to the
 // role scaler's autoscaler, the controller ignores the role's own value, and the provider neither
 // sets nor takes it (the LeaderWorkerSet's manage_replicas = false contract, per role). The hand-over
@@ -45,7 +38,7 @@ func applyBody(body map[string]any, _ map[string]tftypes.Value) {
 // value, and the controller seeds the role scaler with the groups that run), the value is known
 // only after apply.
 func planObject(plan, state tftypes.Value, _ map[string]tftypes.Value) tftypes.Value {
-	n := node()
+	n := rules.Kind.Node()
 	rolesVal, ok := k8sschema.ValueAt(n, plan, "spec.roles")
 	if !ok || !rolesVal.IsKnown() || rolesVal.IsNull() {
 		return plan
@@ -131,9 +124,3 @@ func attrAt(v tftypes.Value, names ...string) (tftypes.Value, bool) {
 }
 
 // externalReplicasWarning is the plan warning for a replicas value written on an External role.
-func externalReplicasWarning(set, role string) string {
-	return fmt.Sprintf("Role %q has scaling.mode = \"External\": its replicas are set through the "+
-		"DisaggregatedSetRoleScaler %q (by an autoscaler such as a HorizontalPodAutoscaler or KEDA), the controller "+
-		"ignores the role's own replicas, and the provider does not send them. Remove replicas from this role.",
-		role, ScalerName(set, role))
-}

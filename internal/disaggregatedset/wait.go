@@ -20,6 +20,7 @@ import (
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
@@ -60,7 +61,7 @@ func RolloutDone(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructure
 }
 
 func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructured) rolloutState {
-	revision := ComputeRevision(ds.Spec.Roles)
+	revision := rules.ComputeRevision(ds.Spec.Roles)
 	state := rolloutState{targets: map[string]*unstructured.Unstructured{}}
 	slices := int32(1)
 	if ds.Spec.Slices != nil {
@@ -69,7 +70,7 @@ func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructu
 	var problems []string
 	for i := range ds.Spec.Roles {
 		role := &ds.Spec.Roles[i]
-		want := replicasOf(role)
+		want := rules.ReplicasOf(role)
 		// The current revision's LeaderWorkerSets of the role, by slice: v0.10.0 labels each with
 		// disaggregatedset.x-k8s.io/slice (one per slice, named <set>-<slice>-<revision>-<role>);
 		// v0.9.0 creates one, unlabelled.
@@ -117,7 +118,7 @@ func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructu
 				key, p = role.Name+" slice "+slice, fmt.Sprintf("role %s slice %s: ", role.Name, slice)
 			}
 			state.targets[key] = target
-			if External(role) {
+			if rules.External(role) {
 				// The role scaler's count (v0.10.0): the controller scales the LeaderWorkerSet to it
 				// and ignores the role's own replicas.
 				if n, found, _ := unstructured.NestedInt64(target.Object, "spec", "replicas"); found {
@@ -194,14 +195,14 @@ func statusProblems(ds *disaggv1.DisaggregatedSet) []string {
 	if len(ds.Status.RoleStatuses) > 0 {
 		for i := range ds.Spec.Roles {
 			role := &ds.Spec.Roles[i]
-			want := replicasOf(role) * slices
+			want := rules.ReplicasOf(role) * slices
 			var st *disaggv1.RoleStatus
 			for j := range ds.Status.RoleStatuses {
 				if ds.Status.RoleStatuses[j].Name == role.Name {
 					st = &ds.Status.RoleStatuses[j]
 				}
 			}
-			if st != nil && External(role) {
+			if st != nil && rules.External(role) {
 				want = st.Replicas
 			}
 			switch {

@@ -20,6 +20,7 @@ import (
 	disaggutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
 
@@ -44,8 +45,8 @@ func lwsOf(ds *disaggv1.DisaggregatedSet, role, rev string, replicas, ready int6
 
 func TestRolloutDone(t *testing.T) {
 	ds := pair()
-	SetDefaults(ds, k8sschema.NullValue(node()))
-	rev := ComputeRevision(ds.Spec.Roles)
+	rules.SetDefaults(ds, k8sschema.NullValue(node()))
+	rev := rules.ComputeRevision(ds.Spec.Roles)
 	cases := []struct {
 		name   string
 		sets   []*unstructured.Unstructured
@@ -91,8 +92,8 @@ var forceClosed = &url.Error{Op: "Get", URL: "https://127.0.0.1:6443/apis/leader
 // set, the list of its LeaderWorkerSets and the watch are each retried.
 func TestWatchRolesRetriesTransientErrors(t *testing.T) {
 	ds := pair()
-	SetDefaults(ds, k8sschema.NullValue(node()))
-	rev := ComputeRevision(ds.Spec.Roles)
+	rules.SetDefaults(ds, k8sschema.NullValue(node()))
+	rev := rules.ComputeRevision(ds.Spec.Roles)
 	dsGVR := disaggv1.GroupVersion.WithResource("disaggregatedsets")
 	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(ds)
 	if err != nil {
@@ -150,8 +151,8 @@ func TestWatchRolesRetriesTransientErrors(t *testing.T) {
 func TestRolloutDoneExternalRole(t *testing.T) {
 	ds := pair()
 	ds.Spec.Roles[1].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingExternal}
-	SetDefaults(ds, k8sschema.NullValue(node()))
-	rev := ComputeRevision(ds.Spec.Roles)
+	rules.SetDefaults(ds, k8sschema.NullValue(node()))
+	rev := rules.ComputeRevision(ds.Spec.Roles)
 	done, reason := RolloutDone(ds, []*unstructured.Unstructured{lwsOf(ds, "prefill", rev, 2, 2), lwsOf(ds, "decode", rev, 5, 5)})
 	if !done {
 		t.Errorf("not done: %s", reason)
@@ -166,8 +167,8 @@ func TestRolloutDoneExternalRole(t *testing.T) {
 func TestRolloutDoneSlices(t *testing.T) {
 	ds := pair()
 	ds.Spec.Slices = ptrInt32(2)
-	SetDefaults(ds, k8sschema.NullValue(node()))
-	rev := ComputeRevision(ds.Spec.Roles)
+	rules.SetDefaults(ds, k8sschema.NullValue(node()))
+	rev := rules.ComputeRevision(ds.Spec.Roles)
 	sliced := func(role string, slice string, replicas, ready int64) *unstructured.Unstructured {
 		u := lwsOf(ds, role, rev, replicas, ready)
 		labels := u.GetLabels()
@@ -198,7 +199,7 @@ func TestStatusProblemsMain(t *testing.T) {
 	ds.Generation = 3
 	ds.Spec.Slices = ptrInt32(2)
 	ds.Spec.Roles[1].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingExternal}
-	SetDefaults(ds, k8sschema.NullValue(node()))
+	rules.SetDefaults(ds, k8sschema.NullValue(node()))
 	ds.Status.ObservedGeneration = 3
 	ds.Status.RoleStatuses = []disaggv1.RoleStatus{
 		{Name: "prefill", Replicas: 4, ReadyReplicas: 4, UpdatedReplicas: 4}, // 2 per slice
@@ -222,7 +223,7 @@ func TestStatusProblemsMain(t *testing.T) {
 
 // slicedLWS is the v0.10.0 LeaderWorkerSet of the set's role in slice, at the current revision.
 func slicedLWS(ds *disaggv1.DisaggregatedSet, role, slice string, replicas, ready int64) *unstructured.Unstructured {
-	rev := ComputeRevision(ds.Spec.Roles)
+	rev := rules.ComputeRevision(ds.Spec.Roles)
 	u := lwsOf(ds, role, rev, replicas, ready)
 	labels := u.GetLabels()
 	labels[disaggv1.SliceLabelKey] = slice
@@ -239,7 +240,7 @@ func slicedLWS(ds *disaggv1.DisaggregatedSet, role, slice string, replicas, read
 func TestRolloutDoneSlicesScaleDown(t *testing.T) {
 	ds := pair()
 	ds.Spec.Slices = ptrInt32(2)
-	SetDefaults(ds, k8sschema.NullValue(node()))
+	rules.SetDefaults(ds, k8sschema.NullValue(node()))
 	var kept []*unstructured.Unstructured
 	for _, slice := range []string{"0", "1"} {
 		kept = append(kept, slicedLWS(ds, "prefill", slice, 2, 2), slicedLWS(ds, "decode", slice, 4, 4))
@@ -260,7 +261,7 @@ func fakeSlices(t *testing.T) (*dynamicfake.FakeDynamicClient, *disaggv1.Disaggr
 	t.Helper()
 	ds := pair()
 	ds.Spec.Slices = ptrInt32(2)
-	SetDefaults(ds, k8sschema.NullValue(node()))
+	rules.SetDefaults(ds, k8sschema.NullValue(node()))
 	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(ds)
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema"
+	fsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema/rules"
 )
 
 // parityCase is one generated object. Objects named like a mandatory schema are checked with a
@@ -322,12 +323,12 @@ func specMutations() []fsMutation {
 func mandatoryCases() []parityCase {
 	var out []parityCase
 	add := func(name, desc string, want bool, edit func(o *flowcontrolv1.FlowSchema)) {
-		s, _ := flowschema.BootstrapSpec(name)
+		s, _ := fsrules.BootstrapSpec(name)
 		o := &flowcontrolv1.FlowSchema{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: s}
 		edit(o)
 		out = append(out, parityCase{desc: name + ": " + desc, obj: o, want: want})
 	}
-	for _, n := range flowschema.MandatorySchemas {
+	for _, n := range fsrules.MandatorySchemas {
 		add(n, "built-in spec", true, func(*flowcontrolv1.FlowSchema) {})
 		add(n, "label", true, func(o *flowcontrolv1.FlowSchema) { o.Labels = map[string]string{"team": "inference"} })
 		add(n, "bad label", false, func(o *flowcontrolv1.FlowSchema) { o.Labels = map[string]string{"team": "-x"} })
@@ -394,8 +395,8 @@ func parityCases(ri dynamic.ResourceInterface, cases []parityCase) []acctest.Par
 
 func providerVerdict(o *flowcontrolv1.FlowSchema) acctest.Verdict {
 	d := o.DeepCopy()
-	flowschema.SetObjectDefaults_FlowSchema(d)
-	return acctest.VerdictFromFieldErrors(flowschema.ValidateFlowSchema(d))
+	fsrules.SetObjectDefaults_FlowSchema(d)
+	return acctest.VerdictFromFieldErrors(fsrules.ValidateFlowSchema(d))
 }
 
 // serverVerdict dry-runs a create, or for a mandatory name an update of the existing object.
@@ -408,7 +409,7 @@ func serverVerdict(ctx context.Context, ri dynamic.ResourceInterface, o *flowcon
 	u.SetAPIVersion(flowschema.Kind.GVK.GroupVersion().String())
 	u.SetKind(flowschema.Kind.GVK.Kind)
 	dryRun := []string{metav1.DryRunAll}
-	if !flowschema.IsMandatory(o.Name) {
+	if !fsrules.IsMandatory(o.Name) {
 		_, err = ri.Create(ctx, u, metav1.CreateOptions{DryRun: dryRun})
 	} else {
 		var readErr error

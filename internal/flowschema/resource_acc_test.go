@@ -26,6 +26,7 @@ import (
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema"
+	fsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
 
@@ -287,7 +288,7 @@ data "kubeinfer_flow_schema" "mine" {
 				statecheck.ExpectKnownValue("data.kubeinfer_flow_schema.catch_all", specPath("priority_level_configuration", "name"), knownvalue.StringExact("catch-all")),
 				statecheck.ExpectKnownValue("data.kubeinfer_flow_schema.catch_all", specPath("distinguisher_method", "type"), knownvalue.StringExact("ByUser")),
 				statecheck.ExpectKnownValue("data.kubeinfer_flow_schema.catch_all",
-					tfjsonpath.New("metadata").AtMapKey("annotations").AtMapKey(flowschema.AutoUpdateAnnotation), knownvalue.StringExact("true")),
+					tfjsonpath.New("metadata").AtMapKey("annotations").AtMapKey(fsrules.AutoUpdateAnnotation), knownvalue.StringExact("true")),
 				statecheck.ExpectKnownValue("data.kubeinfer_flow_schema.mine", specPath("matching_precedence"), knownvalue.Int64Exact(4321)),
 				statecheck.ExpectKnownValue("data.kubeinfer_flow_schema.mine",
 					specPath("rules").AtSliceIndex(0).AtMapKey("non_resource_rules").AtSliceIndex(0).AtMapKey("non_resource_urls"),
@@ -396,7 +397,7 @@ func TestFlowSchemaValidateConfig(t *testing.T) {
 	}
 	mine := func(name, level string, ann map[string]string) *flowcontrolv1.FlowSchema {
 		o := &flowcontrolv1.FlowSchema{ObjectMeta: metav1.ObjectMeta{Name: name, Annotations: ann}}
-		if s, ok := flowschema.BootstrapSpec(name); ok {
+		if s, ok := fsrules.BootstrapSpec(name); ok {
 			o.Spec = s
 		} else {
 			o.Spec = flowcontrolv1.FlowSchemaSpec{PriorityLevelConfiguration: flowcontrolv1.PriorityLevelConfigurationReference{Name: level}}
@@ -419,10 +420,10 @@ func TestFlowSchemaValidateConfig(t *testing.T) {
 		{"unknown precedence", mine("mine", "workload-low", nil), setPrecedence(tftypes.NewValue(tftypes.Number, tftypes.UnknownValue)), "", "", ""},
 		{"precedence 1", mine("mine", "workload-low", nil), setPrecedence(tftypes.NewValue(tftypes.Number, 1)), "", "", "only the schema named 'exempt'"},
 		{"routing to exempt", mine("mine", "exempt", nil), nil, `spec.priority_level_configuration.name`, "exempt from API Priority and Fairness", ""},
-		{"autoupdate true on one's own", mine("mine", "workload-low", map[string]string{flowschema.AutoUpdateAnnotation: "true"}), nil, "", "", "deletes non-bootstrap flow schemas"},
+		{"autoupdate true on one's own", mine("mine", "workload-low", map[string]string{fsrules.AutoUpdateAnnotation: "true"}), nil, "", "", "deletes non-bootstrap flow schemas"},
 		{"mandatory schema", mine("exempt", "", nil), nil, `metadata.name`, "mandatory bootstrap flow schema", ""},
 		{"suggested schema", mine("probes", "", nil), nil, `metadata.annotations["apf.kubernetes.io/autoupdate-spec"]`, "overwrites the spec", ""},
-		{"suggested schema taken over", mine("probes", "", map[string]string{flowschema.AutoUpdateAnnotation: "false"}), nil, `metadata.name`, "suggested bootstrap flow schema", ""},
+		{"suggested schema taken over", mine("probes", "", map[string]string{fsrules.AutoUpdateAnnotation: "false"}), nil, `metadata.name`, "suggested bootstrap flow schema", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

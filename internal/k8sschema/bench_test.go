@@ -12,6 +12,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
 )
 
@@ -37,7 +38,7 @@ func lwsConfig(tb testing.TB) (*k8sschema.Node, tftypes.Value) {
 // defaults in the templates, server-set metadata and a status.
 func serverLWS() *lwsv1.LeaderWorkerSet {
 	obj := lwsfixture.VLLM("bench", 2, 4)
-	leaderworkerset.SetDefaults(obj)
+	lwsrules.SetDefaults(obj)
 	obj.UID = types.UID("6f1c1f2e-8c4b-4a55-9d1e-3f0f0e8b7a10")
 	obj.ResourceVersion = "12345"
 	obj.Generation = 1
@@ -72,7 +73,7 @@ func BenchmarkEncodeLWS(b *testing.B) {
 func BenchmarkMerge(b *testing.B) {
 	node := leaderworkerset.Kind.Node()
 	defaulted := lwsfixture.VLLM("bench", 2, 4)
-	leaderworkerset.SetDefaults(defaulted)
+	lwsrules.SetDefaults(defaulted)
 	prior := k8sschema.Encode(node, defaulted)
 	server := k8sschema.Encode(node, serverLWS())
 	b.ReportAllocs()
@@ -85,7 +86,7 @@ func BenchmarkMerge(b *testing.B) {
 func BenchmarkSemanticEqual(b *testing.B) {
 	node := leaderworkerset.Kind.Node()
 	defaulted := lwsfixture.VLLM("bench", 2, 4)
-	leaderworkerset.SetDefaults(defaulted)
+	lwsrules.SetDefaults(defaulted)
 	prior := k8sschema.Encode(node, defaulted)
 	server := k8sschema.Encode(node, serverLWS())
 	b.ReportAllocs()
@@ -96,10 +97,10 @@ func BenchmarkSemanticEqual(b *testing.B) {
 
 func BenchmarkValidateAllLWS(b *testing.B) {
 	obj := lwsfixture.VLLM("bench", 2, 4)
-	leaderworkerset.SetDefaults(obj)
+	lwsrules.SetDefaults(obj)
 	b.ReportAllocs()
 	for b.Loop() {
-		if errs := leaderworkerset.ValidateAll(obj); len(errs) > 0 {
+		if errs := lwsrules.ValidateAll(obj); len(errs) > 0 {
 			b.Fatal(errs)
 		}
 	}
@@ -115,8 +116,8 @@ func BenchmarkValidateAndConvert(b *testing.B) {
 		if d := k8sschema.Decode(node, cfg, obj, nil); len(d.Errs) > 0 {
 			b.Fatal(d.Errs)
 		}
-		leaderworkerset.SetDefaults(obj)
-		if errs := leaderworkerset.ValidateAll(obj); len(errs) > 0 {
+		lwsrules.SetDefaults(obj)
+		if errs := lwsrules.ValidateAll(obj); len(errs) > 0 {
 			b.Fatal(errs)
 		}
 		if encode {

@@ -28,11 +28,13 @@ import (
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema"
+	fsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
+	plcrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/protocol"
 )
 
@@ -612,7 +614,7 @@ func TestApplyBodyPriorityLevelConfiguration(t *testing.T) {
 		// The API server's defaulting of the built-in type.
 		var plc flowcontrolv1.PriorityLevelConfiguration
 		_ = runtime.DefaultUnstructuredConverter.FromUnstructured(obj, &plc)
-		prioritylevelconfiguration.SetObjectDefaults_PriorityLevelConfiguration(&plc)
+		plcrules.SetObjectDefaults_PriorityLevelConfiguration(&plc)
 		u, _ := runtime.DefaultUnstructuredConverter.ToUnstructured(&plc)
 		for k := range obj {
 			delete(obj, k)
@@ -665,7 +667,7 @@ func TestApplyBodyPriorityLevelConfiguration(t *testing.T) {
 func TestApplyBodyFlowSchema(t *testing.T) {
 	h := newHarness(t, flowschema.Kind, func(obj map[string]any) {
 		spec := obj["spec"].(map[string]any)
-		setDefault(spec, "matchingPrecedence", float64(flowschema.DefaultMatchingPrecedence))
+		setDefault(spec, "matchingPrecedence", float64(fsrules.DefaultMatchingPrecedence))
 		// The APF controller's condition, so the apply does not wait for it.
 		obj["status"] = map[string]any{"conditions": []any{map[string]any{"type": "Dangling", "status": "True",
 			"reason": "NotFound", "message": `This FlowSchema references the PriorityLevelConfiguration object named "llm-serving" but there is no such object`}}}

@@ -17,9 +17,11 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema"
+	fsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
+	plcrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration/rules"
 )
 
 // managedEntry is a metadata.managedFields entry as the API server writes it.
@@ -164,7 +166,7 @@ func TestTakeoverWarning(t *testing.T) {
 // count.
 func TestTakeoverWarningAtomicList(t *testing.T) {
 	h := newHarness(t, flowschema.Kind, func(obj map[string]any) {
-		setDefault(obj["spec"].(map[string]any), "matchingPrecedence", float64(flowschema.DefaultMatchingPrecedence))
+		setDefault(obj["spec"].(map[string]any), "matchingPrecedence", float64(fsrules.DefaultMatchingPrecedence))
 		// The APF controller's condition, so the apply does not wait for it.
 		obj["status"] = map[string]any{"conditions": []any{map[string]any{"type": "Dangling", "status": "True",
 			"reason": "NotFound", "message": `This FlowSchema references the PriorityLevelConfiguration object named "llm-serving" but there is no such object`}}}
@@ -306,7 +308,7 @@ func TestPlanSettingBackDefaultIsAChange(t *testing.T) {
 	h := newHarness(t, prioritylevelconfiguration.Kind, func(obj map[string]any) {
 		var plc flowcontrolv1.PriorityLevelConfiguration
 		_ = runtime.DefaultUnstructuredConverter.FromUnstructured(obj, &plc)
-		prioritylevelconfiguration.SetObjectDefaults_PriorityLevelConfiguration(&plc)
+		plcrules.SetObjectDefaults_PriorityLevelConfiguration(&plc)
 		u, _ := runtime.DefaultUnstructuredConverter.ToUnstructured(&plc)
 		for k := range obj {
 			delete(obj, k)

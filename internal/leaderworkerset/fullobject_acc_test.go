@@ -27,6 +27,7 @@ import (
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 // fullTemplate is a realistic, valid pod template with many fields set. claims are the
@@ -280,8 +281,8 @@ func TestFullObjectsAreValid(t *testing.T) {
 	objs := fullObjects()
 	for _, obj := range objs {
 		d := obj.DeepCopy()
-		leaderworkerset.SetDefaults(d)
-		if errs := leaderworkerset.ValidateAll(d); len(errs) > 0 {
+		lwsrules.SetDefaults(d)
+		if errs := lwsrules.ValidateAll(d); len(errs) > 0 {
 			t.Errorf("%s: the provider rejects it:\n%v", obj.Name, errs.ToAggregate())
 		}
 	}
@@ -367,8 +368,8 @@ func TestAccLeaderWorkerSet_fullObject(t *testing.T) {
 	defaulted := map[string]*lwsv1.LeaderWorkerSet{}
 	for _, obj := range objs {
 		d := obj.DeepCopy()
-		leaderworkerset.SetDefaults(d)
-		if errs := leaderworkerset.ValidateAll(d); len(errs) > 0 {
+		lwsrules.SetDefaults(d)
+		if errs := lwsrules.ValidateAll(d); len(errs) > 0 {
 			t.Fatalf("%s is not valid for the provider; fix the test object:\n%v", obj.Name, errs.ToAggregate())
 		}
 		defaulted[obj.Name] = d
@@ -392,7 +393,7 @@ func TestAccLeaderWorkerSet_fullObject(t *testing.T) {
 			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &stored); err != nil {
 				return err
 			}
-			leaderworkerset.SetDefaults(&stored)
+			lwsrules.SetDefaults(&stored)
 			got, err := toJSONMap(stored.Spec)
 			if err != nil {
 				return err

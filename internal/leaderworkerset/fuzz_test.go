@@ -18,6 +18,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 // fuzzValues builds a Terraform value of a node tree from fuzz input (as in the k8sschema
@@ -109,7 +110,7 @@ func FuzzValidate(f *testing.F) {
 	rootType := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
 	validator := r.(fwresource.ResourceWithValidateConfig)
 	fixture := lwsfixture.VLLM("vllm", 2, 4)
-	leaderworkerset.SetDefaults(fixture)
+	lwsrules.SetDefaults(fixture)
 
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v := (&fuzzValues{data: data}).value(node, 0)
@@ -121,15 +122,15 @@ func FuzzValidate(f *testing.F) {
 		}
 		defaulted := obj.DeepCopy()
 		leaderworkerset.Kind.Defaults(defaulted, v)
-		leaderworkerset.SetDefaults(defaulted)
-		errs := leaderworkerset.ValidateAll(defaulted)
-		errs = append(errs, leaderworkerset.ValidateUpdate(defaulted, fixture)...)
-		errs = append(errs, leaderworkerset.ValidateUpdate(fixture, defaulted)...)
-		_ = leaderworkerset.RequiresReplacement(defaulted, fixture)
+		lwsrules.SetDefaults(defaulted)
+		errs := lwsrules.ValidateAll(defaulted)
+		errs = append(errs, lwsrules.ValidateUpdate(defaulted, fixture)...)
+		errs = append(errs, lwsrules.ValidateUpdate(fixture, defaulted)...)
+		_ = lwsrules.RequiresReplacement(defaulted, fixture)
 		_ = k8sschema.Diagnostics(node, append(errs, dec.Errs...), dec.Unknown)
 
 		bare := obj.DeepCopy()
-		_ = leaderworkerset.Validate(bare) // without defaults: nil pointers everywhere
+		_ = lwsrules.Validate(bare) // without defaults: nil pointers everywhere
 
 		enc := k8sschema.Encode(node, defaulted)
 		_ = k8sschema.Merge(node, v, enc)

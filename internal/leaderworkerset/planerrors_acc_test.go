@@ -23,6 +23,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 // offlineProvider points the provider at an address where nothing listens: plans of new
@@ -145,9 +146,9 @@ func TestPlanErrorCases(t *testing.T) {
 		}
 		t.Run(c.name, func(t *testing.T) {
 			obj := planErrorObject(c)
-			leaderworkerset.SetDefaults(obj)
+			lwsrules.SetDefaults(obj)
 			var got []string
-			for _, e := range leaderworkerset.ValidateAll(obj) {
+			for _, e := range lwsrules.ValidateAll(obj) {
 				p, _ := k8sschema.AttributePath(node, e.Field)
 				got = append(got, p.String()+": "+e.ErrorBody())
 				if strings.HasPrefix(p.String(), c.path) && strings.Contains(e.ErrorBody(), c.message) {
@@ -159,8 +160,8 @@ func TestPlanErrorCases(t *testing.T) {
 	}
 	// The fixture itself is valid.
 	obj := lwsfixture.VLLM("acc-plan-errors", 2, 4)
-	leaderworkerset.SetDefaults(obj)
-	if errs := leaderworkerset.ValidateAll(obj); len(errs) > 0 {
+	lwsrules.SetDefaults(obj)
+	if errs := lwsrules.ValidateAll(obj); len(errs) > 0 {
 		t.Fatalf("the fixture is invalid: %v", errs)
 	}
 }

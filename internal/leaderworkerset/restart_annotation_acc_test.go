@@ -12,8 +12,8 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube/kubetest"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 // restartedAt declares the restartedAt stamp on both pod templates, as the docs tell users
@@ -21,7 +21,7 @@ import (
 func restartedAt(stamp string) lwsfixture.Option {
 	return func(l *lwsv1.LeaderWorkerSet) {
 		for _, meta := range []*map[string]string{&l.Spec.LeaderWorkerTemplate.LeaderTemplate.Annotations, &l.Spec.LeaderWorkerTemplate.WorkerTemplate.Annotations} {
-			*meta = map[string]string{leaderworkerset.RestartedAtAnnotation: stamp}
+			*meta = map[string]string{lwsrules.RestartedAtAnnotation: stamp}
 		}
 	}
 }
@@ -30,8 +30,8 @@ func restartedAt(stamp string) lwsfixture.Option {
 func podsStamped(t *testing.T, name, stamp string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		for _, p := range listPods(t, name) {
-			if got := p.Annotations[leaderworkerset.RestartedAtAnnotation]; got != stamp {
-				return fmt.Errorf("pod %s: %s = %q, want %q", p.Name, leaderworkerset.RestartedAtAnnotation, got, stamp)
+			if got := p.Annotations[lwsrules.RestartedAtAnnotation]; got != stamp {
+				return fmt.Errorf("pod %s: %s = %q, want %q", p.Name, lwsrules.RestartedAtAnnotation, got, stamp)
 			}
 		}
 		return nil
@@ -69,8 +69,8 @@ func TestAccLeaderWorkerSet_restartByAnnotation(t *testing.T) {
 				Check: resource.ComposeTestCheckFunc(
 					kubetest.PlanWarning(t, &w, "Rolling update of LeaderWorkerSet default/"+name,
 						"Rolling update: groups 0-1 of default/"+name+" will be recreated, 1 at a time, highest index first",
-						`changed: spec.leader_worker_template.leader_template.metadata.annotations["`+leaderworkerset.RestartedAtAnnotation+`"], `+
-							`spec.leader_worker_template.worker_template.metadata.annotations["`+leaderworkerset.RestartedAtAnnotation+`"]`),
+						`changed: spec.leader_worker_template.leader_template.metadata.annotations["`+lwsrules.RestartedAtAnnotation+`"], `+
+							`spec.leader_worker_template.worker_template.metadata.annotations["`+lwsrules.RestartedAtAnnotation+`"]`),
 					podsRecreated(t, name, &before, 4, "0", "1"),
 					podsStamped(t, name, stamp1),
 				),

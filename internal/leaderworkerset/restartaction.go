@@ -29,18 +29,8 @@ import (
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
-
-// RestartedAtAnnotation is the pod template annotation `kubectl rollout restart` sets to the
-// current time to roll a Deployment, StatefulSet or DaemonSet (defaultObjectRestarter,
-// k8s.io/kubectl v0.37 pkg/polymorphichelpers/objectrestarter.go). On a LeaderWorkerSet's
-// templates it changes the revision the controller computes (revisionFields), so the controller
-// rolls every group as for any template change, by its rollout strategy.
-const RestartedAtAnnotation = "kubectl.kubernetes.io/restartedAt"
-
-// restartedAtNote is appended to the templates' annotations descriptions.
-const restartedAtNote = "`" + RestartedAtAnnotation + "`, which the `kubeinfer_leaderworkerset_restart` action sets, " +
-	"is neither reported as drift nor removed unless declared here."
 
 // restartManagerSuffix makes the restart action's field manager from the provider's: the
 // resource never owns the stamp, so it never sends or removes it.
@@ -82,7 +72,7 @@ func (a *restartAction) Schema(ctx context.Context, _ action.SchemaRequest, resp
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Restarts the groups of a LeaderWorkerSet and waits until they are Ready again " +
 			"(Terraform 1.14 and later; OpenTofu has no actions). Without `groups`, a rolling restart as " +
-			"`kubectl rollout restart` does for a Deployment: the action sets the `" + RestartedAtAnnotation + "` " +
+			"`kubectl rollout restart` does for a Deployment: the action sets the `" + rules.RestartedAtAnnotation + "` " +
 			"annotation of the leader and worker templates to the current time with its own field manager (the " +
 			"provider's `field_manager` followed by `" + restartManagerSuffix + "`), and the LeaderWorkerSet controller rolls " +
 			"every group from the partition up by the rollout strategy (`max_unavailable`, `max_surge`), as for any template " +
@@ -255,7 +245,7 @@ func (r *restart) pods(ctx context.Context) (groupPodsByUID, error) {
 	return out, nil
 }
 
-// rolling stamps the templates with RestartedAtAnnotation and waits for the controller's
+// rolling stamps the templates with rules.RestartedAtAnnotation and waits for the controller's
 // rolling update, as the resource's wait does (watchRollout, confirmPodsReady).
 func (r *restart) rolling(ctx context.Context) (string, error) {
 	r.start = time.Now()
@@ -277,7 +267,7 @@ func (r *restart) rolling(ctx context.Context) (string, error) {
 		lwt["leaderTemplate"] = stampTemplate(stamp)
 		setAnnotation(&lt.ObjectMeta, stamp)
 	}
-	preview := PreviewRollout(stamped, obj)
+	preview := rules.PreviewRollout(stamped, obj)
 	first, last, ok := preview.Recreated()
 	if !ok {
 		// Stamping would make a revision that recreates nothing (no group, or every group below
@@ -297,9 +287,9 @@ func (r *restart) rolling(ctx context.Context) (string, error) {
 	// Force: the stamp is this manager's, even if kubectl or an earlier tool set it before.
 	applied, err := r.ri.Patch(ctx, r.name, ktypes.ApplyPatchType, body, metav1.PatchOptions{FieldManager: r.manager, Force: ptr.To(true)})
 	if err != nil {
-		return "", fmt.Errorf("cannot set %s on the templates: %s", RestartedAtAnnotation, kube.APIErrorDetail(err))
+		return "", fmt.Errorf("cannot set %s on the templates: %s", rules.RestartedAtAnnotation, kube.APIErrorDetail(err))
 	}
-	r.progress(fmt.Sprintf("%s = %s set by field manager %q. %s", RestartedAtAnnotation, stamp, r.manager, preview.Message(node())))
+	r.progress(fmt.Sprintf("%s = %s set by field manager %q. %s", rules.RestartedAtAnnotation, stamp, r.manager, preview.Message(rules.Kind.Node())))
 	done, err := watchRolloutProgress(ctx, r.ri, applied, func(s string) { r.progress(r.elapsed() + s) })
 	if err == nil {
 		done, err = confirmPodsReady(ctx, r.dyn, r.ri, done)
@@ -313,18 +303,18 @@ func (r *restart) rolling(ctx context.Context) (string, error) {
 	}
 	replaced, total := replacedPods(before, after, first, last)
 	return fmt.Sprintf("%sRestarted %s/%s: %s recreated and Ready, %d of %d pods replaced.", r.elapsed(), r.ns, r.name,
-		GroupRange(first, last), replaced, total), nil
+		rules.GroupRange(first, last), replaced, total), nil
 }
 
 func stampTemplate(stamp string) map[string]any {
-	return map[string]any{"metadata": map[string]any{"annotations": map[string]any{RestartedAtAnnotation: stamp}}}
+	return map[string]any{"metadata": map[string]any{"annotations": map[string]any{rules.RestartedAtAnnotation: stamp}}}
 }
 
 func setAnnotation(m *metav1.ObjectMeta, stamp string) {
 	if m.Annotations == nil {
 		m.Annotations = map[string]string{}
 	}
-	m.Annotations[RestartedAtAnnotation] = stamp
+	m.Annotations[rules.RestartedAtAnnotation] = stamp
 }
 
 // replacedPods counts the pods of groups first..last before that are gone after.
@@ -385,7 +375,7 @@ func (r *restart) groups(ctx context.Context, groups []int64) (string, error) {
 		return "", &badGroupsError{fmt.Sprintf("LeaderWorkerSet %s/%s has group_identity = \"Hash\": its groups have no index. "+
 			"Leave groups unset to restart every group by the rollout strategy.", r.ns, r.name)}
 	}
-	replicas := replicasOf(obj)
+	replicas := rules.ReplicasOf(obj)
 	sort.Slice(groups, func(i, j int) bool { return groups[i] < groups[j] })
 	for _, g := range groups {
 		if g >= int64(replicas) {

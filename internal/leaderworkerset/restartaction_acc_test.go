@@ -25,8 +25,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 // restartTrigger is a terraform_data whose creation invokes the restart action label with
@@ -166,9 +166,9 @@ func stampKeptAndPodsKept(t *testing.T, name string, before *map[string]types.UI
 			return err
 		}
 		for _, tmpl := range []string{"leaderTemplate", "workerTemplate"} {
-			v, _, _ := unstructured.NestedString(u.Object, "spec", "leaderWorkerTemplate", tmpl, "metadata", "annotations", leaderworkerset.RestartedAtAnnotation)
+			v, _, _ := unstructured.NestedString(u.Object, "spec", "leaderWorkerTemplate", tmpl, "metadata", "annotations", lwsrules.RestartedAtAnnotation)
 			if v == "" {
-				return fmt.Errorf("the apply removed %s from the %s", leaderworkerset.RestartedAtAnnotation, tmpl)
+				return fmt.Errorf("the apply removed %s from the %s", lwsrules.RestartedAtAnnotation, tmpl)
 			}
 		}
 		return nil

@@ -25,6 +25,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 // labelRevision is the revision key the v0.9.0 controller puts on the leader StatefulSet and
@@ -197,7 +198,7 @@ func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		preview := leaderworkerset.PreviewRollout(planned, prior.(*lwsv1.LeaderWorkerSet))
+		preview := lwsrules.PreviewRollout(planned, prior.(*lwsv1.LeaderWorkerSet))
 		want := map[int]bool{}
 		if first, last, ok := preview.Recreated(); ok {
 			for g := first; g <= last; g++ {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 // TestAccLeaderWorkerSet_runtimeNameWalk walks names of 45 to 63 characters for one group of
@@ -40,12 +40,12 @@ func TestAccLeaderWorkerSet_runtimeNameWalk(t *testing.T) {
 			obj.Spec.Replicas = ptr.To[int32](1)
 			obj.Spec.LeaderWorkerTemplate.Size = ptr.To(size)
 			verdict := "ok"
-			for _, e := range leaderworkerset.ValidateAll(obj) {
+			for _, e := range lwsrules.ValidateAll(obj) {
 				if e.Field == "metadata.name" {
 					verdict = "error"
 				}
 			}
-			if verdict == "ok" && len(leaderworkerset.RuntimeNameWarnings(obj)) > 0 {
+			if verdict == "ok" && len(lwsrules.RuntimeNameWarnings(obj)) > 0 {
 				verdict = "warn"
 			}
 			walks = append(walks, walk{obj.Name, size, verdict})

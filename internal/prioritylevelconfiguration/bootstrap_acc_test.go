@@ -28,6 +28,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	plc "github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
+	plcrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration/rules"
 )
 
 const bootstrapAddr = "kubeinfer_priority_level_configuration.workload_low"
@@ -39,7 +40,7 @@ const ensurerManager = "api-priority-and-fairness-config-producer-v1"
 // configWorkloadLow is the suggested level workload-low, taken over (autoupdate-spec "false"),
 // with its built-in spec except for the nominal concurrency shares.
 func configWorkloadLow(shares int, top ...string) string {
-	ann := fmt.Sprintf("annotations = { %q = \"false\" }", plc.AutoUpdateAnnotation)
+	ann := fmt.Sprintf("annotations = { %q = \"false\" }", plcrules.AutoUpdateAnnotation)
 	return fmt.Sprintf(`
 resource "kubeinfer_priority_level_configuration" "workload_low" {
   %[3]s
@@ -97,7 +98,7 @@ resource "kubeinfer_priority_level_configuration" "mine" {
     limited = { limit_response = { type = "Reject" } }
   }
 }
-`, plc.AutoUpdateAnnotation),
+`, plcrules.AutoUpdateAnnotation),
 			PlanOnly:    true,
 			ExpectError: regexp.MustCompile(`(?s)metadata.annotations\["apf.kubernetes.io/autoupdate-spec"\].*deletes\s+non-bootstrap\s+priority\s+levels`),
 		}},
@@ -124,7 +125,7 @@ func TestAccPriorityLevelConfiguration_adoptBootstrap(t *testing.T) {
 		// then the tests that follow, such as the apf_capacity example under the next CLI, would
 		// see the adopted shares.
 		patch, err := json.Marshal(map[string]any{
-			"metadata": map[string]any{"annotations": map[string]string{plc.AutoUpdateAnnotation: "true"}},
+			"metadata": map[string]any{"annotations": map[string]string{plcrules.AutoUpdateAnnotation: "true"}},
 			"spec":     builtIn.Object["spec"],
 		})
 		if err == nil {
@@ -141,9 +142,9 @@ func TestAccPriorityLevelConfiguration_adoptBootstrap(t *testing.T) {
 				return err
 			}
 			got, _, _ := unstructured.NestedInt64(u.Object, "spec", "limited", "nominalConcurrencyShares")
-			ann := u.GetAnnotations()[plc.AutoUpdateAnnotation]
+			ann := u.GetAnnotations()[plcrules.AutoUpdateAnnotation]
 			if got != want || ann != "false" {
-				return fmt.Errorf("server has nominalConcurrencyShares %d and %s=%q, want %d and \"false\"", got, plc.AutoUpdateAnnotation, ann, want)
+				return fmt.Errorf("server has nominalConcurrencyShares %d and %s=%q, want %d and \"false\"", got, plcrules.AutoUpdateAnnotation, ann, want)
 			}
 			return nil
 		}
@@ -184,7 +185,7 @@ removed {
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(bootstrapAddr, tfjsonpath.New("spec").AtMapKey("limited").AtMapKey("nominal_concurrency_shares"), knownvalue.Int64Exact(120)),
-				statecheck.ExpectKnownValue(bootstrapAddr, tfjsonpath.New("metadata").AtMapKey("annotations").AtMapKey(plc.AutoUpdateAnnotation), knownvalue.StringExact("false")),
+				statecheck.ExpectKnownValue(bootstrapAddr, tfjsonpath.New("metadata").AtMapKey("annotations").AtMapKey(plcrules.AutoUpdateAnnotation), knownvalue.StringExact("false")),
 			},
 			Check: serverShares(120),
 		},
@@ -276,7 +277,7 @@ func TestBootstrapWarningsThroughValidateConfig(t *testing.T) {
 	}
 	level := func(name string, ann map[string]string) *flowcontrolv1.PriorityLevelConfiguration {
 		o := &flowcontrolv1.PriorityLevelConfiguration{ObjectMeta: metav1.ObjectMeta{Name: name, Annotations: ann}}
-		if s, ok := plc.BootstrapSpec(name); ok {
+		if s, ok := plcrules.BootstrapSpec(name); ok {
 			o.Spec = s
 		} else {
 			o.Spec = flowcontrolv1.PriorityLevelConfigurationSpec{Type: flowcontrolv1.PriorityLevelEnablementLimited,
@@ -284,7 +285,7 @@ func TestBootstrapWarningsThroughValidateConfig(t *testing.T) {
 		}
 		return o
 	}
-	annPath := path.Root("metadata").AtName("annotations").AtMapKey(plc.AutoUpdateAnnotation)
+	annPath := path.Root("metadata").AtName("annotations").AtMapKey(plcrules.AutoUpdateAnnotation)
 	namePath := path.Root("metadata").AtName("name")
 	cases := []struct {
 		name     string
@@ -294,12 +295,12 @@ func TestBootstrapWarningsThroughValidateConfig(t *testing.T) {
 		err      string
 	}{
 		{"suggested level, no annotation", level("workload-low", nil), &annPath, "overwrites the spec of the suggested priority level", ""},
-		{"suggested level, autoupdate true", level("workload-low", map[string]string{plc.AutoUpdateAnnotation: "true"}), &annPath, "overwrites", ""},
-		{"suggested level, autoupdate false", level("workload-low", map[string]string{plc.AutoUpdateAnnotation: "false"}), &namePath, "is a suggested bootstrap priority level", ""},
+		{"suggested level, autoupdate true", level("workload-low", map[string]string{plcrules.AutoUpdateAnnotation: "true"}), &annPath, "overwrites", ""},
+		{"suggested level, autoupdate false", level("workload-low", map[string]string{plcrules.AutoUpdateAnnotation: "false"}), &namePath, "is a suggested bootstrap priority level", ""},
 		{"mandatory level", level("catch-all", nil), &namePath, "is a mandatory bootstrap priority level", ""},
 		{"mandatory exempt", level("exempt", nil), &namePath, "is a mandatory bootstrap priority level", ""},
 		{"level of one's own", level("mine", nil), nil, "", ""},
-		{"level of one's own, autoupdate true", level("mine", map[string]string{plc.AutoUpdateAnnotation: "true"}), nil, "", "deletes non-bootstrap priority levels"},
+		{"level of one's own, autoupdate true", level("mine", map[string]string{plcrules.AutoUpdateAnnotation: "true"}), nil, "", "deletes non-bootstrap priority levels"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration/rules"
 )
 
 // CapacityFunctionName is the name of the provider-defined function
@@ -98,7 +100,7 @@ func (f *capacityFunction) Run(ctx context.Context, req function.RunRequest, res
 		resp.Error = function.NewArgumentFuncError(0, fmt.Sprintf("server_concurrency_limit must be positive, got %d", serverCL))
 		return
 	}
-	inputs := make([]LevelInput, 0, len(levels.Elements()))
+	inputs := make([]rules.LevelInput, 0, len(levels.Elements()))
 	for i, e := range levels.Elements() {
 		in, err := levelInput(i, e)
 		if err != "" {
@@ -107,7 +109,7 @@ func (f *capacityFunction) Run(ctx context.Context, req function.RunRequest, res
 		}
 		inputs = append(inputs, in)
 	}
-	caps, err := ComputeCapacity(serverCL, inputs)
+	caps, err := rules.ComputeCapacity(serverCL, inputs)
 	if err != nil {
 		resp.Error = function.NewArgumentFuncError(1, err.Error())
 		return
@@ -140,28 +142,28 @@ func (f *capacityFunction) Run(ctx context.Context, req function.RunRequest, res
 }
 
 // levelInput reads element i of the levels argument; a non-empty string is the error.
-func levelInput(i int, e attr.Value) (LevelInput, string) {
+func levelInput(i int, e attr.Value) (rules.LevelInput, string) {
 	obj, ok := e.(types.Object)
 	if !ok || obj.IsNull() {
-		return LevelInput{}, fmt.Sprintf("levels[%d] must not be null", i)
+		return rules.LevelInput{}, fmt.Sprintf("levels[%d] must not be null", i)
 	}
 	attrs := obj.Attributes()
 	name, _ := attrs[attrName].(types.String)
 	if name.IsNull() || name.ValueString() == "" {
-		return LevelInput{}, fmt.Sprintf("levels[%d].name must be set", i)
+		return rules.LevelInput{}, fmt.Sprintf("levels[%d].name must be set", i)
 	}
-	in := LevelInput{Name: name.ValueString()}
+	in := rules.LevelInput{Name: name.ValueString()}
 	typ, _ := attrs[attrType].(types.String)
 	switch typ.ValueString() {
 	case string(flowcontrolv1.PriorityLevelEnablementLimited):
-		in.NominalConcurrencyShares = DefaultNominalConcurrencyShares
-		in.LendablePercent = DefaultLendablePercent
+		in.NominalConcurrencyShares = rules.DefaultNominalConcurrencyShares
+		in.LendablePercent = rules.DefaultLendablePercent
 	case string(flowcontrolv1.PriorityLevelEnablementExempt):
 		in.Exempt = true
-		in.NominalConcurrencyShares = DefaultExemptNominalShares
-		in.LendablePercent = DefaultExemptLendablePercent
+		in.NominalConcurrencyShares = rules.DefaultExemptNominalShares
+		in.LendablePercent = rules.DefaultExemptLendablePercent
 	default:
-		return LevelInput{}, fmt.Sprintf("levels[%d] (%q): type must be \"Limited\" or \"Exempt\", got %q", i, in.Name, typ.ValueString())
+		return rules.LevelInput{}, fmt.Sprintf("levels[%d] (%q): type must be \"Limited\" or \"Exempt\", got %q", i, in.Name, typ.ValueString())
 	}
 	for _, a := range []struct {
 		name string
@@ -173,14 +175,14 @@ func levelInput(i int, e attr.Value) (LevelInput, string) {
 		}
 		x, ok := int32Of(v.ValueInt64())
 		if !ok {
-			return LevelInput{}, fmt.Sprintf("levels[%d] (%q): %s must fit in a 32-bit integer, got %d", i, in.Name, a.name, v.ValueInt64())
+			return rules.LevelInput{}, fmt.Sprintf("levels[%d] (%q): %s must fit in a 32-bit integer, got %d", i, in.Name, a.name, v.ValueInt64())
 		}
 		*a.dst = x
 	}
 	if b, _ := attrs[attrBorrowing].(types.Int64); !b.IsNull() && !in.Exempt {
 		x, ok := int32Of(b.ValueInt64())
 		if !ok {
-			return LevelInput{}, fmt.Sprintf("levels[%d] (%q): %s must fit in a 32-bit integer, got %d", i, in.Name, attrBorrowing, b.ValueInt64())
+			return rules.LevelInput{}, fmt.Sprintf("levels[%d] (%q): %s must fit in a 32-bit integer, got %d", i, in.Name, attrBorrowing, b.ValueInt64())
 		}
 		in.BorrowingLimitPercent = &x
 	}

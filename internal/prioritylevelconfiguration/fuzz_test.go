@@ -15,16 +15,17 @@ import (
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	plc "github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
+	plcrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration/rules"
 )
 
 // fuzzSeeds are JSON objects for the seed corpus: the bootstrap levels, valid levels of one's
 // own, objects that break rules, and values of the wrong shape.
 func fuzzSeeds(f *testing.F) [][]byte {
 	var out [][]byte
-	for _, n := range append(append([]string{}, plc.MandatoryLevels...), plc.SuggestedLevels...) {
-		s, _ := plc.BootstrapSpec(n)
+	for _, n := range append(append([]string{}, plcrules.MandatoryLevels...), plcrules.SuggestedLevels...) {
+		s, _ := plcrules.BootstrapSpec(n)
 		b, err := json.Marshal(flowcontrolv1.PriorityLevelConfiguration{ObjectMeta: metav1.ObjectMeta{Name: n,
-			Annotations: map[string]string{plc.AutoUpdateAnnotation: "true"}}, Spec: s})
+			Annotations: map[string]string{plcrules.AutoUpdateAnnotation: "true"}}, Spec: s})
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -121,15 +122,15 @@ func FuzzConvertAndValidate(f *testing.F) {
 		var obj flowcontrolv1.PriorityLevelConfiguration
 		dec := k8sschema.Decode(node, v, &obj, nil)
 		_ = dec.HasUnknown()
-		_ = plc.ValidateProviderRules(&obj)
-		_ = plc.ValidateExplicitZeros(&obj)
-		_ = plc.PlanWarnings(&obj)
+		_ = plcrules.ValidateProviderRules(&obj)
+		_ = plcrules.ValidateExplicitZeros(&obj)
+		_ = plcrules.PlanWarnings(&obj)
 		defaulted := obj.DeepCopy()
-		plc.SetObjectDefaults_PriorityLevelConfiguration(defaulted)
-		errs := plc.ValidatePriorityLevelConfiguration(defaulted)
+		plcrules.SetObjectDefaults_PriorityLevelConfiguration(defaulted)
+		errs := plcrules.ValidatePriorityLevelConfiguration(defaulted)
 		_ = k8sschema.Diagnostics(node, append(errs, dec.Errs...), dec.Unknown)
-		in := plc.LevelInputFrom(&obj)
-		_, _ = plc.ComputeCapacity(600, []plc.LevelInput{in})
+		in := plcrules.LevelInputFrom(&obj)
+		_, _ = plcrules.ComputeCapacity(600, []plcrules.LevelInput{in})
 
 		enc := k8sschema.Encode(node, defaulted)
 		_ = k8sschema.Merge(node, v, enc)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	plc "github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
+	plcrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration/rules"
 )
 
 // parityCase is one generated object. Objects named like a mandatory level are checked with a
@@ -156,8 +157,8 @@ func metaMutations() []plcMutation {
 		{"annotation: key with space", false, annotate("bad key", "x")},
 		{"annotation: total 262144 bytes", true, annotate("a", long(262143))},
 		{"annotation: total 262145 bytes", false, annotate("a", long(262144))},
-		{"annotation: preserve-zero-concurrency-shares", false, annotate(plc.PreserveZeroConcurrencySharesAnnotation, "true")},
-		{"annotation: autoupdate-spec false", true, annotate(plc.AutoUpdateAnnotation, "false")},
+		{"annotation: preserve-zero-concurrency-shares", false, annotate(plcrules.PreserveZeroConcurrencySharesAnnotation, "true")},
+		{"annotation: autoupdate-spec false", true, annotate(plcrules.AutoUpdateAnnotation, "false")},
 		{"finalizer: qualified", true, finalizer("example.com/keep")},
 		{"finalizer: kubernetes", true, finalizer("kubernetes")},
 		{"finalizer: unqualified", false, finalizer("keep")},
@@ -221,9 +222,9 @@ func specMutations() []plcMutation {
 		add(fmt.Sprintf("handSize max+%d for the base's queues", d), d == 0, onQueuing(func(q *flowcontrolv1.QueuingConfiguration) {
 			queues := q.Queues
 			if queues == 0 {
-				queues = plc.DefaultQueues
+				queues = plcrules.DefaultQueues
 			}
-			q.HandSize = plc.MaxHandSize(queues) + d
+			q.HandSize = plcrules.MaxHandSize(queues) + d
 		}))
 	}
 	for _, v := range []int32{-1, 0, 1, 50, math.MaxInt32} {
@@ -245,7 +246,7 @@ func entropyMutations() []plcMutation {
 	}
 	for _, q := range []int32{1, 2, 3, 4, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 101, 127, 128, 181, 182, 255, 256, 380, 381, 512, 1000,
 		1024, 1025, 4096, 4097, 32768, 32769, 65536, 1048576, 1048577, 8388608, 10_000_000} {
-		h := plc.MaxHandSize(q)
+		h := plcrules.MaxHandSize(q)
 		out = append(out, plcMutation{fmt.Sprintf("entropy: queues %d handSize %d (max)", q, h), true, set(q, h)})
 		out = append(out, plcMutation{fmt.Sprintf("entropy: queues %d handSize %d (max+1)", q, h+1), false, set(q, h+1)})
 	}
@@ -263,14 +264,14 @@ func entropyMutations() []plcMutation {
 
 // maxQueuesFor is the largest queues value (at most 10^7) for which handSize h is legal, 0 if none.
 func maxQueuesFor(h int32) int32 {
-	if plc.RequiredEntropyBits(int(h), int(h)) > plc.MaxHashBits {
+	if plcrules.RequiredEntropyBits(int(h), int(h)) > plcrules.MaxHashBits {
 		return 0
 	}
 	// legal for queues in [h, max]: search that range
 	lo, hi := h, int32(10_000_000)
 	for lo < hi {
 		mid := lo + (hi-lo+1)/2
-		if plc.RequiredEntropyBits(int(mid), int(h)) <= plc.MaxHashBits {
+		if plcrules.RequiredEntropyBits(int(mid), int(h)) <= plcrules.MaxHashBits {
 			lo = mid
 		} else {
 			hi = mid - 1
@@ -286,7 +287,7 @@ func mandatoryCases() []parityCase {
 		return &flowcontrolv1.PriorityLevelConfiguration{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: spec}
 	}
 	add := func(desc string, want bool, name string, edit func(s *flowcontrolv1.PriorityLevelConfigurationSpec)) {
-		s, _ := plc.BootstrapSpec(name)
+		s, _ := plcrules.BootstrapSpec(name)
 		edit(&s)
 		out = append(out, parityCase{desc: name + ": " + desc, obj: named(name, s), want: want})
 	}
@@ -307,11 +308,11 @@ func mandatoryCases() []parityCase {
 	add("exempt lendable 101", false, "exempt", func(s *flowcontrolv1.PriorityLevelConfigurationSpec) { s.Exempt.LendablePercent = ptr32(101) })
 	add("exempt lendable 100", true, "exempt", func(s *flowcontrolv1.PriorityLevelConfigurationSpec) { s.Exempt.LendablePercent = ptr32(100) })
 	add("type Limited", false, "exempt", func(s *flowcontrolv1.PriorityLevelConfigurationSpec) {
-		c, _ := plc.BootstrapSpec("catch-all")
+		c, _ := plcrules.BootstrapSpec("catch-all")
 		*s = c
 	})
 	add("limited set too", false, "exempt", func(s *flowcontrolv1.PriorityLevelConfigurationSpec) {
-		c, _ := plc.BootstrapSpec("catch-all")
+		c, _ := plcrules.BootstrapSpec("catch-all")
 		s.Limited = c.Limited
 	})
 	add("type empty", false, "exempt", func(s *flowcontrolv1.PriorityLevelConfigurationSpec) { s.Type = "" })
@@ -333,16 +334,16 @@ func mandatoryCases() []parityCase {
 	})
 	// metadata rules apply to the mandatory objects too
 	withMeta := func(desc string, want bool, name string, edit func(o *flowcontrolv1.PriorityLevelConfiguration)) {
-		s, _ := plc.BootstrapSpec(name)
+		s, _ := plcrules.BootstrapSpec(name)
 		o := named(name, s)
 		edit(o)
 		out = append(out, parityCase{desc: name + ": " + desc, obj: o, want: want})
 	}
-	for _, n := range plc.MandatoryLevels {
+	for _, n := range plcrules.MandatoryLevels {
 		withMeta("label", true, n, func(o *flowcontrolv1.PriorityLevelConfiguration) { o.Labels = map[string]string{"team": "inference"} })
 		withMeta("bad label", false, n, func(o *flowcontrolv1.PriorityLevelConfiguration) { o.Labels = map[string]string{"team": "-x"} })
 		withMeta("preserve-zero annotation", false, n, func(o *flowcontrolv1.PriorityLevelConfiguration) {
-			o.Annotations = map[string]string{plc.PreserveZeroConcurrencySharesAnnotation: ""}
+			o.Annotations = map[string]string{plcrules.PreserveZeroConcurrencySharesAnnotation: ""}
 		})
 	}
 	return out
@@ -398,8 +399,8 @@ func parityCases(ri dynamic.ResourceInterface, cases []parityCase) []acctest.Par
 
 func providerVerdict(o *flowcontrolv1.PriorityLevelConfiguration) acctest.Verdict {
 	d := o.DeepCopy()
-	plc.SetObjectDefaults_PriorityLevelConfiguration(d)
-	return acctest.VerdictFromFieldErrors(plc.ValidatePriorityLevelConfiguration(d))
+	plcrules.SetObjectDefaults_PriorityLevelConfiguration(d)
+	return acctest.VerdictFromFieldErrors(plcrules.ValidatePriorityLevelConfiguration(d))
 }
 
 func toUnstructured(o runtime.Object) (*unstructured.Unstructured, error) {
@@ -420,7 +421,7 @@ func serverVerdict(ctx context.Context, ri dynamic.ResourceInterface, o *flowcon
 		return acctest.Verdict{}, err
 	}
 	dryRun := []string{metav1.DryRunAll}
-	if !plc.IsMandatory(o.Name) {
+	if !plcrules.IsMandatory(o.Name) {
 		_, err = ri.Create(ctx, u, metav1.CreateOptions{DryRun: dryRun})
 	} else {
 		var readErr error

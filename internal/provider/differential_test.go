@@ -23,11 +23,11 @@ import (
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema"
+	fsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/flowschema/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration"
+	plcrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/prioritylevelconfiguration/rules"
 )
 
 // The fast path (protocol.NewServer) serves ValidateResourceConfig, PlanResourceChange and
@@ -340,7 +340,7 @@ func differentialCorpora() map[string][]runtime.Object {
 		return &flowcontrolv1.PriorityLevelConfiguration{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: spec}
 	}
 	fs := func(name string, mutate func(*flowcontrolv1.FlowSchemaSpec)) runtime.Object {
-		spec, _ := flowschema.BootstrapSpec("kube-scheduler")
+		spec, _ := fsrules.BootstrapSpec("kube-scheduler")
 		spec = *spec.DeepCopy()
 		if mutate != nil {
 			mutate(&spec)
@@ -369,7 +369,7 @@ func differentialCorpora() map[string][]runtime.Object {
 		return flowcontrolv1.LimitResponse{Type: flowcontrolv1.LimitResponseTypeQueue,
 			Queuing: &flowcontrolv1.QueuingConfiguration{Queues: queues, HandSize: hand, QueueLengthLimit: 50}}
 	}
-	globalDefault, _ := prioritylevelconfiguration.BootstrapSpec("global-default")
+	globalDefault, _ := plcrules.BootstrapSpec("global-default")
 	return map[string][]runtime.Object{
 		"leaderworkerset": {
 			lws(nil),

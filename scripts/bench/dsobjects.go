@@ -14,6 +14,7 @@ import (
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset"
+	dsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/scripts/bench/internal/tfbench"
 )
 
@@ -35,7 +36,7 @@ var dsKind = benchKind{
 		obj := dsVLLM(dsName(i))
 		// The CRD's defaults, as the plan shows them (the server applies the same); without
 		// them the CRD rejects the empty startupPolicy the Go type writes.
-		disaggregatedset.SetDefaults(obj, tftypes.Value{})
+		dsrules.SetDefaults(obj, tftypes.Value{})
 		m, err := manifestMap(obj)
 		if err != nil {
 			return nil, err

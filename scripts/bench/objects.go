@@ -10,8 +10,8 @@ import (
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/scripts/bench/internal/tfbench"
 
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/lwsfixture"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 // A kind under benchmark: how to write N objects as Terraform resources and as YAML for kubectl.
@@ -38,7 +38,7 @@ var lwsKind = benchKind{
 		obj := lwsfixture.VLLM(lwsName(i), 2, 4)
 		// The CRD's and the webhook's defaults, as the provider sends them; without them the
 		// CRD rejects the empty strings the Go type writes for unset enums.
-		leaderworkerset.SetDefaults(obj)
+		lwsrules.SetDefaults(obj)
 		m, err := manifestMap(obj)
 		if err != nil {
 			return nil, err

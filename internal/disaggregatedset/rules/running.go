@@ -1,0 +1,148 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/footprint"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
+)
+
+type ScaleChange struct {
+	Role            string
+	Index           int
+	Running, Target int64
+	// PerGroup is what one group requests (GPUs and pods).
+	PerGroup footprint.Group
+}
+
+func scaleChanges(newObj, oldObj *disaggv1.DisaggregatedSet) []ScaleChange {
+	slices := int64(1)
+	if newObj.Spec.Slices != nil {
+		slices = max(int64(*newObj.Spec.Slices), 1)
+	}
+	old := map[string]*disaggv1.DisaggregatedRoleSpec{}
+	for i := range oldObj.Spec.Roles {
+		old[oldObj.Spec.Roles[i].Name] = &oldObj.Spec.Roles[i]
+	}
+	var out []ScaleChange
+	for i := range newObj.Spec.Roles {
+		role := &newObj.Spec.Roles[i]
+		prior, ok := old[role.Name]
+		if !ok || !External(prior) || External(role) {
+			continue
+		}
+		running, target := int64(replicasOrDefault(prior)), int64(replicasOrDefault(role))*slices
+		if running == target {
+			continue
+		}
+		lwt := &role.Spec.LeaderWorkerTemplate
+		out = append(out, ScaleChange{Role: role.Name, Index: i, Running: running, Target: target,
+			PerGroup: footprint.NewGroup(lwt.LeaderTemplate, &lwt.WorkerTemplate, lwt.Size, 1, 1)})
+	}
+	return out
+}
+
+func replicasOrDefault(role *disaggv1.DisaggregatedRoleSpec) int32 {
+	if role.Spec.Replicas == nil {
+		return 1
+	}
+	return max(*role.Spec.Replicas, 0)
+}
+
+func (c ScaleChange) Message() string {
+	verb, n := "added", c.Target-c.Running
+	if n < 0 {
+		verb, n = "removed", -n
+	}
+	return fmt.Sprintf("%s -> %d: %s of %s %s", groupCount(c.Running, "running "), c.Target, groupCount(n, ""), groupContent(c.PerGroup), verb)
+}
+
+// groupCount is "1 group" or "n groups", with adjective before the noun.
+func groupCount(n int64, adjective string) string {
+	if n == 1 {
+		return "1 " + adjective + "group"
+	}
+	return fmt.Sprintf("%d %sgroups", n, adjective)
+}
+
+func groupContent(g footprint.Group) string {
+	gpus := resource.Quantity{}
+	for name, q := range g.PerGroup.Requests {
+		if strings.HasSuffix(string(name), "/gpu") { // nvidia.com/gpu, amd.com/gpu
+			gpus.Add(q)
+		}
+	}
+	if gpus.IsZero() {
+		return fmt.Sprintf("%d pods", g.PodsPerGroup)
+	}
+	return gpus.String() + " GPUs"
+}
+
+func scaleChangePlan(newObj, oldObj *disaggv1.DisaggregatedSet, allowRestarts bool) ([]kindrules.Warning, field.ErrorList) {
+	var warnings []kindrules.Warning
+	var errs field.ErrorList
+	for _, c := range scaleChanges(newObj, oldObj) {
+		p := field.NewPath("spec", "roles").Index(c.Index).Child("spec", "replicas")
+		if c.Target < c.Running && !allowRestarts {
+			errs = append(errs, field.Forbidden(p, fmt.Sprintf("allow_group_restarts = false, and switching role %q of %s/%s from External "+
+				"to Static removes groups that serve: %s (running: the role scaler's count at the last refresh). Set replicas to "+
+				"at least %d, or set allow_group_restarts = true to scale the role down.",
+				c.Role, newObj.Namespace, newObj.Name, c.Message(), c.Running)))
+			continue
+		}
+		msg := fmt.Sprintf("Role %q of %s/%s switches from External to Static scaling: %s (running: the role scaler's count at "+
+			"the last refresh). The controller deletes the role scaler %q and sizes the role's LeaderWorkerSets to replicas; an "+
+			"autoscaler that targets the scaler no longer has a target.",
+			c.Role, newObj.Namespace, newObj.Name, c.Message(), ScalerName(newObj.Name, c.Role))
+		warnings = append(warnings, kindrules.Warning{Summary: "Role " + c.Role + " of DisaggregatedSet " + newObj.Namespace + "/" + newObj.Name + " leaves External scaling", Detail: msg})
+	}
+	return warnings, errs
+}
+
+func slicesChangePlan(newObj, oldObj *disaggv1.DisaggregatedSet) []kindrules.Warning {
+	from, to := SlicesOf(oldObj), SlicesOf(newObj)
+	if from == to {
+		return nil
+	}
+	verb, first, last, ds := "added", from, to-1, newObj
+	if to < from {
+		verb, first, last, ds = "removed (their LeaderWorkerSets and pods are deleted)", to, from-1, oldObj
+	}
+	n := last - first + 1
+	which := fmt.Sprintf("slice %d is", first)
+	if n > 1 {
+		which = fmt.Sprintf("slices %d-%d are", first, last)
+	}
+	groups, counts := int64(0), make([]string, 0, len(ds.Spec.Roles))
+	gpus := resource.Quantity{}
+	for i := range ds.Spec.Roles {
+		role := &ds.Spec.Roles[i]
+		replicas := int64(replicasOrDefault(role))
+		groups += replicas
+		counts = append(counts, fmt.Sprintf("%s %d", role.Name, replicas))
+		lwt := &role.Spec.LeaderWorkerTemplate
+		g := footprint.NewGroup(lwt.LeaderTemplate, &lwt.WorkerTemplate, lwt.Size, replicas, replicas)
+		for name, q := range g.Total(replicas * int64(n)).Requests {
+			if strings.HasSuffix(string(name), "/gpu") {
+				gpus.Add(q)
+			}
+		}
+	}
+	msg := fmt.Sprintf("slices %d -> %d: %s %s: %d groups (%d per slice: %s)", from, to, which, verb, groups*int64(n), groups, strings.Join(counts, ", "))
+	if !gpus.IsZero() {
+		msg += fmt.Sprintf(", %s GPUs", gpus.String())
+	}
+	return []kindrules.Warning{{Summary: "Slices of DisaggregatedSet " + newObj.Namespace + "/" + newObj.Name + " " + strings.SplitN(verb, " ", 2)[0], Detail: msg}}
+}
+
+func SlicesOf(ds *disaggv1.DisaggregatedSet) int {
+	if ds.Spec.Slices == nil {
+		return 1
+	}
+	return max(int(*ds.Spec.Slices), 1)
+}

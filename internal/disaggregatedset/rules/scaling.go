@@ -1,0 +1,20 @@
+package rules
+
+import (
+	"fmt"
+
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+)
+
+func External(role *disaggv1.DisaggregatedRoleSpec) bool {
+	return role.Scaling != nil && role.Scaling.Mode == disaggv1.RoleScalingExternal
+}
+
+func ScalerName(set, role string) string { return set + "-" + role }
+
+func externalReplicasWarning(set, role string) string {
+	return fmt.Sprintf("Role %q has scaling.mode = \"External\": its replicas are set through the "+
+		"DisaggregatedSetRoleScaler %q (by an autoscaler such as a HorizontalPodAutoscaler or KEDA), the controller "+
+		"ignores the role's own replicas, and the provider does not send them. Remove replicas from this role.",
+		role, ScalerName(set, role))
+}

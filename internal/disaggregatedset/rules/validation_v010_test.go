@@ -1,0 +1,236 @@
+package rules
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
+
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+)
+
+func external(ds *disaggv1.DisaggregatedSet, i int) {
+	ds.Spec.Roles[i].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingExternal}
+}
+
+// One case per rule of the v0.10.0 CRD and webhook, with the error the server reports.
+func TestValidateV010(t *testing.T) {
+	cases := []struct {
+		name   string
+		modify func(*disaggv1.DisaggregatedSet)
+		want   []string
+	}{
+		{"slices and placement accepted", func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.Slices = ptr.To[int32](100)
+			ds.Spec.PlacementPolicy = &disaggv1.PlacementPolicy{Type: disaggv1.PlacementExclusiveTopology, Topology: "topology.kubernetes.io/zone"}
+		}, nil},
+		{"slices 0 (CRD minimum)", func(ds *disaggv1.DisaggregatedSet) { ds.Spec.Slices = ptr.To[int32](0) },
+			[]string{`spec.slices: Invalid value: 0: spec.slices in body should be greater than or equal to 1`}},
+		{"slices 101 (CRD maximum)", func(ds *disaggv1.DisaggregatedSet) { ds.Spec.Slices = ptr.To[int32](101) },
+			[]string{`spec.slices: Invalid value: 101: spec.slices in body should be less than or equal to 100`}},
+		{"placement type (CRD enum)", func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.PlacementPolicy = &disaggv1.PlacementPolicy{Type: "Packed", Topology: "zone"}
+		}, []string{`spec.placementPolicy.type: Unsupported value: "Packed": supported values: "None", "ExclusiveSlice", "ExclusiveTopology"`}},
+		{"placement without topology (webhook)", func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.PlacementPolicy = &disaggv1.PlacementPolicy{Type: disaggv1.PlacementExclusiveSlice}
+		}, []string{`spec.placementPolicy.topology: Required value: topology is required when type is not None`}},
+		{"placement None without topology", func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.PlacementPolicy = &disaggv1.PlacementPolicy{}
+		}, nil},
+		{"placement with an exclusive-topology annotation (webhook)", func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.PlacementPolicy = &disaggv1.PlacementPolicy{Type: disaggv1.PlacementExclusiveSlice, Topology: "zone"}
+			ds.Spec.Roles[1].Spec.LeaderWorkerTemplate.WorkerTemplate.Annotations = map[string]string{"leaderworkerset.sigs.k8s.io/exclusive-topology": "zone"}
+		}, []string{`spec.roles[1]: Forbidden: the "leaderworkerset.sigs.k8s.io/exclusive-topology" annotation must not be combined with a non-None spec.placementPolicy.type (ExclusiveSlice)`}},
+		{"scaling mode (CRD enum)", func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.Roles[0].Scaling = &disaggv1.RoleScaling{Mode: "Auto"}
+		}, []string{`spec.roles[0].scaling.mode: Unsupported value: "Auto": supported values: "Static", "External"`}},
+		{"slices > 1 with an External role (webhook)", func(ds *disaggv1.DisaggregatedSet) {
+			external(ds, 1)
+			ds.Spec.Slices = ptr.To[int32](2)
+		}, []string{`spec.slices: Forbidden: spec.slices > 1 is not supported while any role has scaling.mode: External (alpha restriction)`}},
+		{"role replicas above 1,000,000 (the v0.10.0 CRD maximum; on v0.9.0 the role's LeaderWorkerSet)", func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.Roles[0].Spec.Replicas = ptr.To[int32](1000001)
+			ds.Spec.Roles[1].Spec.Replicas = ptr.To[int32](1000001)
+		}, []string{
+			`spec.roles[0].spec.replicas: Invalid value: 1000001: must be less than or equal to 1000000`,
+			`spec.roles[1].spec.replicas: Invalid value: 1000001: must be less than or equal to 1000000`,
+		}},
+		{"External role exempt from the replicas rule (CRD)", func(ds *disaggv1.DisaggregatedSet) {
+			external(ds, 1)
+			ds.Spec.Roles[1].Spec.Replicas = ptr.To[int32](0)
+		}, nil},
+		{"Static roles still under the replicas rule (CRD)", func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.Roles = append(ds.Spec.Roles, role("router", 0, "nginx"))
+			external(ds, 1)
+		}, []string{`spec: Invalid value: replicas must be zero for all non-External roles or non-zero for all non-External roles`}},
+		{"scaler name too long (webhook)", func(ds *disaggv1.DisaggregatedSet) {
+			ds.Name = "a" + strings.Repeat(".b", 125)
+			external(ds, 1)
+		}, nil}, // the name is checked below (the LeaderWorkerSet name rules fail first too)
+		{"maxSurge and maxUnavailable both 0 (webhook)", func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.Roles[0].Spec.RolloutStrategy = releasedlws.RolloutStrategy{Type: releasedlws.RollingUpdateStrategyType,
+				RollingUpdateConfiguration: &releasedlws.RollingUpdateConfiguration{MaxUnavailable: intstr.FromString("0%"), MaxSurge: intstr.FromInt32(0)}}
+		}, []string{"spec.roles[0].spec.rolloutStrategy.rollingUpdateConfiguration.maxUnavailable: Invalid value: \"0%\": must not be 0 when `maxSurge` is 0"}},
+		{"maxSurge and maxUnavailable both 0 with zero replicas", func(ds *disaggv1.DisaggregatedSet) {
+			for i := range ds.Spec.Roles {
+				ds.Spec.Roles[i].Spec.Replicas = ptr.To[int32](0)
+			}
+			ds.Spec.Roles[0].Spec.RolloutStrategy = releasedlws.RolloutStrategy{Type: releasedlws.RollingUpdateStrategyType,
+				RollingUpdateConfiguration: &releasedlws.RollingUpdateConfiguration{MaxUnavailable: intstr.FromInt32(0), MaxSurge: intstr.FromInt32(0)}}
+		}, nil},
+		{"partition (webhook)", func(ds *disaggv1.DisaggregatedSet) {
+			ds.Spec.Roles[1].Spec.RolloutStrategy.RollingUpdateConfiguration = &releasedlws.RollingUpdateConfiguration{Partition: ptr.To[int32](1), MaxUnavailable: intstr.FromInt32(1)}
+		}, []string{`spec.roles[1].spec.rolloutStrategy.rollingUpdateConfiguration.partition: Forbidden: partition is not supported by DisaggregatedSet; rolling updates are managed across roles by the DisaggregatedSet controller`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := pair()
+			tc.modify(ds)
+			SetDefaults(ds, k8sschema.NullValue(node()))
+			var got []string
+			for _, s := range errorStrings(Validate(ds)) {
+				if tc.name == "scaler name too long (webhook)" && !strings.Contains(s, "scaler") {
+					continue
+				}
+				got = append(got, s)
+			}
+			if tc.name == "scaler name too long (webhook)" {
+				if len(got) != 1 || !strings.HasPrefix(got[0], `spec.roles[1].name: Invalid value: "decode": would produce scaler name`) {
+					t.Errorf("scaler name: %v", got)
+				}
+				return
+			}
+			want := append([]string(nil), tc.want...)
+			sort.Strings(want)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("errors differ\n got:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+			}
+		})
+	}
+}
+
+// The v0.10.0 CRD defaults of the new fields are planned; absent objects stay absent.
+func TestSetDefaultsV010(t *testing.T) {
+	ds := pair()
+	ds.Spec.PlacementPolicy = &disaggv1.PlacementPolicy{}
+	ds.Spec.Roles[0].Scaling = &disaggv1.RoleScaling{}
+	SetDefaults(ds, k8sschema.NullValue(node()))
+	if *ds.Spec.Slices != 1 || ds.Spec.PlacementPolicy.Type != disaggv1.PlacementNone ||
+		ds.Spec.Roles[0].Scaling.Mode != disaggv1.RoleScalingStatic || ds.Spec.Roles[1].Scaling != nil {
+		t.Errorf("defaults: slices %v, placement %+v, scaling %+v %+v", *ds.Spec.Slices, ds.Spec.PlacementPolicy,
+			ds.Spec.Roles[0].Scaling, ds.Spec.Roles[1].Scaling)
+	}
+	none := pair()
+	SetDefaults(none, k8sschema.NullValue(node()))
+	if none.Spec.PlacementPolicy != nil {
+		t.Errorf("placement policy planned without being written")
+	}
+}
+
+// An explicit empty enum is refused (the CRD's defaults only fill absent fields); replicas written
+// on an External role warn.
+func TestCheckConfigV010(t *testing.T) {
+	ds := pair()
+	ds.Spec.PlacementPolicy = &disaggv1.PlacementPolicy{Type: ""}
+	ds.Spec.Roles[0].Scaling = &disaggv1.RoleScaling{Mode: ""}
+	external(ds, 1)
+	config := k8sschema.Encode(node(), ds)
+	// Encode leaves "" out as unset: write the empty strings into the configuration.
+	empty := tftypes.NewValue(tftypes.String, "")
+	placementType := tftypes.NewAttributePath().WithAttributeName("spec").WithAttributeName("placement_policy").WithAttributeName("type")
+	scalingMode := tftypes.NewAttributePath().WithAttributeName("spec").WithAttributeName("roles").WithElementKeyInt(0).
+		WithAttributeName("scaling").WithAttributeName("mode")
+	config, err := tftypes.Transform(config, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if p.Equal(placementType) || p.Equal(scalingMode) {
+			return empty, nil
+		}
+		return v, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs, warnings := checkConfig(ds, config)
+	got := errorStrings(errs)
+	want := []string{
+		`spec.placementPolicy.type: Unsupported value: "": supported values: "None", "ExclusiveSlice", "ExclusiveTopology"`,
+		`spec.roles[0].scaling.mode: Unsupported value: "": supported values: "Static", "External"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n  %s", strings.Join(got, "\n  "))
+	}
+	if len(warnings) != 1 || warnings[0].Path.String() != "spec.roles[1].spec.replicas" || !strings.Contains(warnings[0].Detail, `"llama-decode"`) {
+		t.Errorf("warnings: %+v", warnings)
+	}
+}
+
+func TestRoleScalerEveryAttributeHasOurOwnDescription(t *testing.T) {
+	if problems := k8sschema.DocProblems(roleScalerNode(), roleScalerFieldDocs()); len(problems) > 0 {
+		t.Errorf("%d description problems:\n%s", len(problems), strings.Join(problems, "\n"))
+	}
+}
+
+// nameVerdict is the plan's verdict on the set's name: "error" (Validate rejects it), "warn"
+// (a name warning) or "ok".
+func nameVerdict(ds *disaggv1.DisaggregatedSet) string {
+	for _, e := range Validate(ds) {
+		if e.Field == "metadata.name" {
+			return "error"
+		}
+	}
+	_, warnings := checkConfig(ds, k8sschema.NullValue(node()))
+	for _, w := range warnings {
+		if w.Path.String() == "metadata.name" {
+			return "warn"
+		}
+	}
+	return "ok"
+}
+
+// On v0.10.0 a role's LeaderWorkerSet is <set>-<slice>-<revision>-<role> (GenerateName,
+// pkg/utils/disaggregatedset/utils.go, lws 2161f38), the revision 8 characters. Its StatefulSets'
+// pods carry controller-revision-hash = <StatefulSet>-<hash>, the hash 8 to 10 characters, the
+// longest StatefulSet being the leader's (<lws>) for groups of 1 pod and a worker's
+// (<lws>-<group>) otherwise: for a prefill role the set's name comes up at any hash up to 33
+// characters (size 1) or 31 (size 2), with some hashes up to 35 or 33, and never beyond. The
+// limits move with the role name's length. Measured on the controller built from the release.
+func TestRoleNameLimitsV010(t *testing.T) {
+	cases := []struct {
+		role       string
+		size       int32
+		ok, warnTo int // the longest name that always comes up, and that may
+	}{
+		{"prefill", 1, 33, 35},
+		{"prefill", 2, 31, 33},
+		{"decode", 1, 34, 36},
+		{"decode", 2, 32, 34},
+	}
+	for _, tc := range cases {
+		for n := tc.ok - 2; n <= tc.warnTo+2; n++ {
+			ds := &disaggv1.DisaggregatedSet{}
+			ds.Namespace = "default"
+			ds.Name = "s" + strings.Repeat("n", n-1)
+			r := role(tc.role, 2, "vllm/vllm-openai:v0.11.0")
+			r.Spec.LeaderWorkerTemplate.Size = ptr.To(tc.size)
+			short := role("x", 1, "vllm/vllm-openai:v0.11.0") // a second role, whose limits are wider
+			short.Spec.LeaderWorkerTemplate.Size = ptr.To[int32](1)
+			ds.Spec.Roles = []disaggv1.DisaggregatedRoleSpec{r, short}
+			ds.Spec.Slices = ptr.To[int32](2)
+			SetDefaults(ds, k8sschema.NullValue(node()))
+			want := "ok"
+			switch {
+			case n > tc.warnTo:
+				want = "error"
+			case n > tc.ok:
+				want = "warn"
+			}
+			if got := nameVerdict(ds); got != want {
+				t.Errorf("role %s, size %d, a name of %d characters: %s, want %s", tc.role, tc.size, n, got, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,211 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
+
+	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
+)
+
+func rolloutBase() *lwsv1.LeaderWorkerSet {
+	lws := &lwsv1.LeaderWorkerSet{
+		ObjectMeta: metav1.ObjectMeta{Name: "llama-405b", Namespace: "default", Labels: map[string]string{"app": "llama"}},
+		Spec: lwsv1.LeaderWorkerSetSpec{
+			Replicas: ptr.To[int32](4),
+			LeaderWorkerTemplate: lwsv1.LeaderWorkerTemplate{
+				Size: ptr.To[int32](2),
+				WorkerTemplate: corev1.PodTemplateSpec{
+					ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"role": "worker"}},
+					Spec: corev1.PodSpec{Containers: []corev1.Container{{
+						Name: "vllm", Image: "vllm/vllm-openai:v0.9.0",
+						Env:       []corev1.EnvVar{{Name: "A", Value: "1"}},
+						Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{"nvidia.com/gpu": resource.MustParse("8"), "cpu": resource.MustParse("1")}},
+					}}},
+				},
+			},
+		},
+	}
+	SetDefaults(lws)
+	return lws
+}
+
+// TestRevisionRule: each field either makes a new revision (groups recreated) or not, as
+// getPatch of sigs.k8s.io/lws v0.9.0 decides.
+func TestRevisionRule(t *testing.T) {
+	cases := []struct {
+		name  string
+		edit  func(*lwsv1.LeaderWorkerSet)
+		rolls bool
+		field string
+	}{
+		{"nothing", func(*lwsv1.LeaderWorkerSet) {}, false, ""},
+		{"image", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Image = "vllm/vllm-openai:v0.10.0"
+		}, true, "spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].image"},
+		{"env value", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Env[0].Value = "2"
+		}, true, "spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].env[0].value"},
+		{"env added", func(l *lwsv1.LeaderWorkerSet) {
+			c := &l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0]
+			c.Env = append(c.Env, corev1.EnvVar{Name: "B", Value: "1"})
+		}, true, "spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].env"},
+		{"resources", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Resources.Limits["cpu"] = resource.MustParse("2")
+		}, true, "spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].resources.limits[cpu]"},
+		{"same quantity spelled otherwise", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Resources.Limits["cpu"] = resource.MustParse("1000m")
+		}, false, ""},
+		{"template label", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.LeaderWorkerTemplate.WorkerTemplate.Labels["team"] = "a"
+		}, true, "spec.leaderWorkerTemplate.workerTemplate.metadata.labels[team]"},
+		{"template annotation", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.LeaderWorkerTemplate.WorkerTemplate.Annotations = map[string]string{"x": "y"}
+		}, true, "spec.leaderWorkerTemplate.workerTemplate.metadata.annotations[x]"},
+		{"leader template added", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.LeaderWorkerTemplate.LeaderTemplate = l.Spec.LeaderWorkerTemplate.WorkerTemplate.DeepCopy()
+		}, true, "spec.leaderWorkerTemplate.leaderTemplate"},
+		{"size", func(l *lwsv1.LeaderWorkerSet) { l.Spec.LeaderWorkerTemplate.Size = ptr.To[int32](4) }, true, "spec.leaderWorkerTemplate.size"},
+		{"restart policy", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.LeaderWorkerTemplate.RestartPolicy = lwsv1.NoneRestartPolicy
+		}, true, "spec.leaderWorkerTemplate.restartPolicy"},
+		{"network config", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.NetworkConfig = &lwsv1.NetworkConfig{SubdomainPolicy: ptr.To(lwsv1.SubdomainUniquePerReplica)}
+		}, true, "spec.networkConfig.subdomainPolicy"},
+		{"network config Shared written", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.NetworkConfig = &lwsv1.NetworkConfig{SubdomainPolicy: ptr.To(lwsv1.SubdomainShared)}
+		}, false, ""},
+		{"replicas", func(l *lwsv1.LeaderWorkerSet) { l.Spec.Replicas = ptr.To[int32](6) }, false, ""},
+		{"startup policy", func(l *lwsv1.LeaderWorkerSet) { l.Spec.StartupPolicy = lwsv1.LeaderReadyStartupPolicy }, false, ""},
+		{"rollout strategy", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.MaxSurge = intstr.FromInt32(2)
+		}, false, ""},
+		{"partition", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](2)
+		}, false, ""},
+		{"object label", func(l *lwsv1.LeaderWorkerSet) { l.Labels["team"] = "a" }, false, ""},
+		{"object annotation", func(l *lwsv1.LeaderWorkerSet) { l.Annotations = map[string]string{"x": "y"} }, false, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			oldObj := rolloutBase()
+			newObj := rolloutBase()
+			c.edit(newObj)
+			r := PreviewRollout(newObj, oldObj)
+			_, _, rolls := r.Recreated()
+			if rolls != c.rolls {
+				t.Fatalf("rolls = %v, want %v (changed %v)", rolls, c.rolls, r.Changed)
+			}
+			if c.field != "" && (len(r.Changed) == 0 || r.Changed[0].String() != c.field) {
+				t.Errorf("changed = %v, want %s first", r.Changed, c.field)
+			}
+		})
+	}
+}
+
+func TestRolloutMessage(t *testing.T) {
+	image := func(l *lwsv1.LeaderWorkerSet) {
+		l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Image = "vllm/vllm-openai:v0.10.0"
+	}
+	const changed = "; changed: spec.leader_worker_template.worker_template.spec.containers[0].image"
+	cases := []struct {
+		name string
+		edit func(*lwsv1.LeaderWorkerSet)
+		want string
+	}{
+		{"image", image, "Rolling update: groups 0-3 of default/llama-405b will be recreated, 1 at a time, highest index first (max_unavailable = 1, max_surge = 0)" + changed},
+		{"partition and surge", func(l *lwsv1.LeaderWorkerSet) {
+			image(l)
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](1)
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.MaxSurge = intstr.FromInt32(2)
+		}, "Rolling update: groups 1-3 of default/llama-405b will be recreated, 3 at a time, highest index first (max_unavailable = 1, max_surge = 2); " +
+			"group 0 keeps the old revision (partition = 1); 2 surge group(s) (4-5) are added during the rollout and removed at its end" + changed},
+		{"percentages", func(l *lwsv1.LeaderWorkerSet) {
+			image(l)
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.MaxUnavailable = intstr.FromString("50%")
+		}, "Rolling update: groups 0-3 of default/llama-405b will be recreated, 2 at a time, highest index first (max_unavailable = 50%, max_surge = 0)" + changed},
+		{"scale up", func(l *lwsv1.LeaderWorkerSet) { image(l); l.Spec.Replicas = ptr.To[int32](6) },
+			"Rolling update: groups 0-3 of default/llama-405b will be recreated, 1 at a time, highest index first (max_unavailable = 1, max_surge = 0); " +
+				"replicas 4 -> 6 in the same apply: groups 4-5 are created at the new revision" + changed},
+		{"scale down", func(l *lwsv1.LeaderWorkerSet) { image(l); l.Spec.Replicas = ptr.To[int32](1) },
+			"Rolling update: group 0 of default/llama-405b will be recreated, 1 at a time, highest index first (max_unavailable = 1, max_surge = 0); " +
+				"replicas 4 -> 1 in the same apply: groups 1-3 are deleted" + changed},
+		{"partition above replicas", func(l *lwsv1.LeaderWorkerSet) {
+			image(l)
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](4)
+		}, "New revision of default/llama-405b: no running group is recreated; groups 0-3 keep the old revision (partition = 4)" + changed},
+		{"scale only", func(l *lwsv1.LeaderWorkerSet) { l.Spec.Replicas = ptr.To[int32](6) }, ""},
+		{"partition lowered, prior rollout finished", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](0)
+		}, ""},
+		{"partition lowered after a partitioned rollout", func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](1)
+			l.Status.UpdatedReplicas = 1 // marks the prior below (oldWith)
+		}, "Rolling update: groups 1-2 of default/llama-405b will be recreated, 1 at a time, highest index first (max_unavailable = 1, max_surge = 0); " +
+			"no new revision, but partition 3 -> 1 releases groups an earlier partitioned rollout left at the previous revision; group 0 keeps the old revision (partition = 1); " +
+			"changed: spec.rollout_strategy.rolling_update_configuration.partition"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			newObj := rolloutBase()
+			c.edit(newObj)
+			oldObj := rolloutBase()
+			oldObj.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](3)
+			oldObj.Status.UpdatedReplicas = 4
+			if newObj.Status.UpdatedReplicas == 1 {
+				oldObj.Status.UpdatedReplicas = 1
+			}
+			if got := PreviewRollout(newObj, oldObj).Message(node()); got != c.want {
+				t.Errorf("got\n  %s\nwant\n  %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestGroupRestartGuard(t *testing.T) {
+	deny := map[string]tftypes.Value{AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, false)}
+	image := rolloutBase()
+	image.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Image = "vllm/vllm-openai:v0.10.0"
+	warnings, errs := planUpdate(image, rolloutBase(), deny, nil)
+	if len(warnings) != 0 || len(errs) != 1 {
+		t.Fatalf("image change with the guard: %v, %v", warnings, errs)
+	}
+	if errs[0].Type != field.ErrorTypeForbidden || errs[0].Field != "spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].image" ||
+		!strings.Contains(errs[0].Detail, "recreates groups 0-3 of default/llama-405b (changed: spec.leader_worker_template.worker_template.spec.containers[0].image)") {
+		t.Errorf("guard error: %v", errs[0])
+	}
+	if warnings, errs = planUpdate(image, rolloutBase(), nil, nil); len(warnings) != 1 || len(errs) != 0 {
+		t.Errorf("image change without the guard: %v, %v", warnings, errs)
+	}
+	// An unknown template value: no verdict.
+	if warnings, errs = planUpdate(image, rolloutBase(), deny, []*field.Path{field.NewPath("spec", "leaderWorkerTemplate", "workerTemplate")}); len(warnings)+len(errs) != 0 {
+		t.Errorf("unknown template: %v, %v", warnings, errs)
+	}
+	// Unknown status (computed on every update) does not matter.
+	if _, errs = planUpdate(image, rolloutBase(), deny, []*field.Path{field.NewPath("status")}); len(errs) != 1 {
+		t.Errorf("unknown status: %v", errs)
+	}
+	for name, edit := range map[string]func(*lwsv1.LeaderWorkerSet){
+		"scale": func(l *lwsv1.LeaderWorkerSet) { l.Spec.Replicas = ptr.To[int32](8) },
+		"label": func(l *lwsv1.LeaderWorkerSet) { l.Labels["team"] = "b" },
+		"strategy": func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.MaxSurge = intstr.FromInt32(1)
+		},
+		"partition": func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](4)
+		},
+	} {
+		obj := rolloutBase()
+		edit(obj)
+		if warnings, errs := planUpdate(obj, rolloutBase(), deny, nil); len(warnings)+len(errs) != 0 {
+			t.Errorf("%s: %v, %v", name, warnings, errs)
+		}
+	}
+}

@@ -1,0 +1,230 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	corev1 "k8s.io/api/core/v1"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
+
+	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/podtemplate"
+)
+
+// ValidateAll checks a defaulted LeaderWorkerSet with every rule that rejects it or its groups:
+// the webhook rules (released and newer fields), object metadata, the pod template rules the API server applies to
+// the StatefulSets the controller creates, and the runtime name limits.
+func ValidateAll(obj *lwsv1.LeaderWorkerSet) field.ErrorList {
+	errs := Validate(obj)
+	errs = append(errs, metav1validation.ValidateLabels(obj.Labels, metadataPath.Child("labels"))...)
+	errs = append(errs, apivalidation.ValidateAnnotations(obj.Annotations, metadataPath.Child("annotations"))...)
+
+	lwt := &obj.Spec.LeaderWorkerTemplate
+	var vctNames []string
+	for _, vct := range lwt.VolumeClaimTemplates {
+		vctNames = append(vctNames, vct.Name)
+	}
+	opts := podtemplate.Options{VolumeClaimTemplateNames: vctNames}
+	if lwt.LeaderTemplate != nil {
+		errs = append(errs, podtemplate.ValidatePodTemplateSpec(lwt.LeaderTemplate, lwtPath.Child("leaderTemplate"), opts)...)
+	}
+	errs = append(errs, podtemplate.ValidatePodTemplateSpec(&lwt.WorkerTemplate, lwtPath.Child("workerTemplate"), opts)...)
+	errs = append(errs, podtemplate.ValidateVolumeClaimTemplates(lwt.VolumeClaimTemplates, lwtPath.Child("volumeClaimTemplates"))...)
+	errs = append(errs, podtemplate.ValidatePersistentVolumeClaimRetentionPolicy(lwt.PersistentVolumeClaimRetentionPolicy, lwtPath.Child("persistentVolumeClaimRetentionPolicy"))...)
+	errs = append(errs, validateRuntimeNames(obj)...)
+	return errs
+}
+
+// The StatefulSet controller names a StatefulSet's revisions "<statefulset>-<hash>" and labels
+// every pod with it (controller-revision-hash), a label value of at most 63 characters. The
+// hash is the decimal form of a 32-bit FNV hash of the template (k8s.io/kubernetes
+// pkg/controller/history, ControllerRevisionName and HashControllerRevision, v1.37.2): 10
+// characters for 77% of templates, 9 for 21%, 8 for 2%, fewer almost never.
+const (
+	revisionHashLength    = 10 // the longest hash
+	minRevisionHashLength = 8  // the shortest hash that is not a rarity
+)
+
+// runtimeNames are the lengths of the names and label values the controller derives from a
+// LeaderWorkerSet's name, for its spec (sigs.k8s.io/lws v0.9.0 pkg/controllers: the leader
+// StatefulSet is "<name>" with pods "<name>-<group>"; only when size > 1, the worker StatefulSet
+// of each group is "<name>-<group>" with pods "<name>-<group>-<worker>").
+type runtimeNames struct {
+	replicas, size int32
+	// longestFixed is the longest pod name (the statefulset.kubernetes.io/pod-name label), and
+	// longestPrefix the longest StatefulSet name whose revision label adds "-<hash>".
+	longestFixed, longestPrefix int
+	what                        string // the StatefulSets whose revision label is longest, for messages
+}
+
+func runtimeNamesOf(name string, replicas, size int32, hashedGroups bool) runtimeNames {
+	groupDigits := len(strconv.Itoa(int(max(replicas-1, 0))))
+	if hashedGroups {
+		groupDigits = revisionHashLength // hash-suffixed group names
+	}
+	r := runtimeNames{replicas: replicas, size: size, what: "the leader StatefulSet's"}
+	r.longestFixed = len(name) + 1 + groupDigits
+	r.longestPrefix = len(name)
+	if size > 1 {
+		workerDigits := len(strconv.Itoa(int(size - 1)))
+		r.longestFixed += 1 + workerDigits
+		r.longestPrefix = len(name) + 1 + groupDigits
+		r.what = "the worker StatefulSets'"
+	}
+	return r
+}
+
+// longest is the longest derived value with a revision hash of hashLength characters.
+func (r runtimeNames) longest(hashLength int) int {
+	return max(r.longestFixed, r.longestPrefix+1+hashLength)
+}
+
+// groupsOf spells "2 groups of 1 pod".
+func (r runtimeNames) groupsOf() string {
+	return fmt.Sprintf("%d groups of %d pod%s", r.replicas, r.size, map[bool]string{true: "s"}[r.size != 1])
+}
+
+// validateRuntimeNames rejects a name that leaves no room for the names and labels the
+// controller derives from it (63 characters for a label value): the webhook accepts such a name
+// and then no group ever comes up. A name that fits only when the template's revision hash is
+// shorter than 10 characters is left to runtimeNameWarnings.
+func validateRuntimeNames(obj *lwsv1.LeaderWorkerSet) field.ErrorList {
+	name := obj.Name
+	if name == "" || obj.Spec.Replicas == nil || obj.Spec.LeaderWorkerTemplate.Size == nil {
+		return nil
+	}
+	r := runtimeNamesOf(name, *obj.Spec.Replicas, *obj.Spec.LeaderWorkerTemplate.Size, obj.Spec.GroupIdentity == lwsv1.GroupIdentityHash)
+	if r.longest(minRevisionHashLength) <= 63 {
+		return nil
+	}
+	longest := r.longest(revisionHashLength)
+	return field.ErrorList{field.Invalid(metadataPath.Child("name"), name, fmt.Sprintf(
+		"too long for the objects the controller creates: with %s %s controller-revision-hash label and pod names "+
+			"reach %d characters, over the 63 allowed for label values, so pods would never be created; use a name of at most %d characters",
+		r.groupsOf(), r.what, longest, len(name)-(longest-63)))}
+}
+
+// runtimeNameWarnings warns about a name whose groups come up only if the StatefulSet
+// controller's revision hash of the template is shorter than 10 characters.
+func runtimeNameWarnings(obj *lwsv1.LeaderWorkerSet) []kindrules.Warning {
+	if obj.Name == "" {
+		return nil
+	}
+	r := runtimeNamesOf(obj.Name, ptr.Deref(obj.Spec.Replicas, 1), ptr.Deref(obj.Spec.LeaderWorkerTemplate.Size, 1), obj.Spec.GroupIdentity == lwsv1.GroupIdentityHash)
+	longest := r.longest(revisionHashLength)
+	if longest <= 63 || r.longest(minRevisionHashLength) > 63 {
+		return nil // always fits, or rejected by validateRuntimeNames
+	}
+	fits := 63 - r.longestPrefix - 1
+	return []kindrules.Warning{{Path: metadataPath.Child("name"), Summary: "Name may be too long for the controller's objects",
+		Detail: fmt.Sprintf("with %s, %s controller-revision-hash label is %d characters plus the revision hash the StatefulSet "+
+			"controller computes from the template (8 to 10 characters; 10 for most templates). It fits the 63 allowed for a "+
+			"label value only with a hash of at most %d characters: otherwise the StatefulSet's pods are never created and "+
+			"the apply fails on the StatefulSet's FailedCreate event; use a name of at most %d characters to be sure",
+			r.groupsOf(), r.what, r.longestPrefix+1, fits, len(obj.Name)-(longest-63))}}
+}
+
+// RuntimeNameWarnings is runtimeNameWarnings for a LeaderWorkerSet another kind's controller
+// creates (a DisaggregatedSet role's).
+func RuntimeNameWarnings(obj *lwsv1.LeaderWorkerSet) []kindrules.Warning {
+	return runtimeNameWarnings(obj)
+}
+
+// secretLikeEnv matches env var names that usually hold credentials.
+var secretLikeEnv = regexp.MustCompile(`(?i)(^HF_TOKEN$|_TOKEN$|_KEY$|PASSWORD|SECRET)`)
+
+// envPlaceholder matches values that only stand for a secret: a shell variable ($HF_TOKEN,
+// ${HF_TOKEN}), a Kubernetes dependent variable reference ($(HF_TOKEN), expanded from another
+// env var by the kubelet), or a template slot (<your-token>), as examples write them.
+var envPlaceholder = regexp.MustCompile(`^\s*(\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^}]+\}|\$\([^)]+\)|<[^<>]+>)\s*$`)
+
+// checkConfig returns provider-only errors and warnings on the configuration as written.
+func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []kindrules.Warning) {
+	lws := kindrules.As[*lwsv1.LeaderWorkerSet](obj)
+	var errs field.ErrorList
+	var warnings []kindrules.Warning
+	if v, ok := k8sschema.ValueAt(node(), config, "spec.replicas"); ok && !v.IsNull() {
+		if mv, ok := configExtra(config, AttrManageReplicas); ok && !mv {
+			errs = append(errs, field.Forbidden(field.NewPath("spec", "replicas"),
+				"manage_replicas = false leaves spec.replicas to the autoscaler; remove spec.replicas (the object starts with the server default of 1 and the autoscaler scales it)"))
+		}
+	}
+	// startupPolicy has no omitempty: a written "" is sent as it is, and neither the CRD default
+	// (absent fields only) nor the webhook replaces it, so the CRD's enum rejects it. Defaults
+	// would turn it into LeaderCreated before Validate sees it: check the value as written.
+	if v, ok := k8sschema.ValueAt(node(), config, "spec.startupPolicy"); ok && !v.IsNull() && lws.Spec.StartupPolicy == "" {
+		errs = append(errs, field.NotSupported(field.NewPath("spec", "startupPolicy"), "",
+			[]string{string(lwsv1.LeaderCreatedStartupPolicy), string(lwsv1.LeaderReadyStartupPolicy)}))
+	}
+	warnings = append(warnings, runtimeNameWarnings(lws)...)
+	lwt := &lws.Spec.LeaderWorkerTemplate
+	check := func(tplPath *field.Path, containers []containerEnv) {
+		for _, c := range containers {
+			for i, e := range c.env {
+				if e.Value != "" && secretLikeEnv.MatchString(e.Name) && !envPlaceholder.MatchString(e.Value) {
+					p := tplPath.Child("spec", c.list).Index(c.index).Child("env").Index(i).Child("value")
+					warnings = append(warnings, kindrules.Warning{Path: p, Summary: "Secret in a literal env value",
+						Detail: fmt.Sprintf("env var %q holds a literal value, which is stored in plain text in the Terraform state and in the LeaderWorkerSet. "+
+							"Reference a Secret instead: value_from = { secret_key_ref = { name = \"...\", key = \"...\" } }.", e.Name)})
+				}
+			}
+		}
+	}
+	if lwt.LeaderTemplate != nil {
+		check(lwtPath.Child("leaderTemplate"), envOf(lwt.LeaderTemplate.Spec.Containers, lwt.LeaderTemplate.Spec.InitContainers))
+	}
+	check(lwtPath.Child("workerTemplate"), envOf(lwt.WorkerTemplate.Spec.Containers, lwt.WorkerTemplate.Spec.InitContainers))
+	return errs, warnings
+}
+
+func configExtra(config tftypes.Value, name string) (bool, bool) {
+	var attrs map[string]tftypes.Value
+	if !config.IsKnown() || config.IsNull() || config.As(&attrs) != nil {
+		return false, false
+	}
+	v, ok := attrs[name]
+	if !ok || !v.IsKnown() || v.IsNull() {
+		return false, false
+	}
+	var b bool
+	_ = v.As(&b)
+	return b, true
+}
+
+type containerEnv struct {
+	list  string
+	index int
+	env   []envVar
+}
+
+type envVar struct{ Name, Value string }
+
+type corev1Container = corev1.Container
+
+func envOf(containers, initContainers []corev1Container) []containerEnv {
+	var out []containerEnv
+	for i, c := range containers {
+		out = append(out, containerEnv{"containers", i, toEnv(c)})
+	}
+	for i, c := range initContainers {
+		out = append(out, containerEnv{"initContainers", i, toEnv(c)})
+	}
+	return out
+}
+
+func toEnv(c corev1Container) []envVar {
+	out := make([]envVar, len(c.Env))
+	for i, e := range c.Env {
+		out[i] = envVar{e.Name, strings.TrimSpace(e.Value)}
+	}
+	return out
+}
