@@ -4,6 +4,12 @@
 # run one or two. With no argument, all phases run in this order:
 #
 #   terraform      the Terraform CLI is on PATH (fails clearly otherwise)
+#   tools          starts building, side by side in the background, every tool a later phase
+#                  needs that is not cached yet (the CLIs, golangci-lint, TFLint, OPA, goreleaser,
+#                  tfplugindocs, actionlint; scripts/tool.sh), each once: the phase that needs a
+#                  tool waits for its build (tool.sh's lock). On a cold machine one build
+#                  leaves a core idle while it links or waits on downloads; side by side the
+#                  two cores stay busy. Nothing to do when every tool is cached
 #   assets         the test cluster's components built and cached
 #                  (tools/testcluster/ensure.sh: etcd, kube-apiserver,
 #                  kube-controller-manager, kube-scheduler, KWOK, the released
@@ -77,7 +83,7 @@ if [[ -n ${TF_CLI_CONFIG_FILE:-} && ! -e $TF_CLI_CONFIG_FILE ]]; then
 	unset TF_CLI_CONFIG_FILE
 fi
 
-all_phases=(terraform assets faults hygiene lint terraform-latest terraform-1.14 terraform-oldest tofu go docs examples release tofu-examples)
+all_phases=(terraform tools assets faults hygiene lint terraform-latest terraform-1.14 terraform-oldest tofu go docs examples release tofu-examples)
 phases=("$@")
 ((${#phases[@]} > 0)) || phases=("${all_phases[@]}")
 
@@ -144,6 +150,26 @@ phase_terraform() {
 		return 1
 	fi
 	"$TERRAFORM" version | sed -n 1p # sed reads everything: head could end the CLI with SIGPIPE, failing the phase under pipefail
+}
+
+# The tools the phases after `tools` build with scripts/tool.sh, longest build first.
+prebuilt_tools=(terraform-latest tofu terraform-oldest terraform goreleaser golangci-lint tflint opa tfplugindocs actionlint)
+tools_log=
+
+phase_tools() {
+	local t missing=()
+	for t in "${prebuilt_tools[@]}"; do
+		[[ -n $(scripts/tool.sh --cached "$t") ]] || missing+=("$t")
+	done
+	if ((${#missing[@]} == 0)); then
+		echo "every tool is cached"
+		return 0
+	fi
+	tools_log=$(mktemp "${TMPDIR:-/tmp}/kubeinfer-tools.XXXXXX")
+	echo "building side by side in the background: ${missing[*]} (their log: the summary's end)"
+	for t in "${missing[@]}"; do
+		scripts/tool.sh "$t" >/dev/null 2>>"$tools_log" &
+	done
 }
 
 phase_hygiene() {
@@ -418,6 +444,13 @@ for i in "${!bg_phases[@]}"; do
 	rm -f -- "${bg_logs[i]}" "${bg_logs[i]}.took"
 	record "$p" $rc "$took" "in the background"
 done
+
+if [[ -n $tools_log ]]; then
+	wait # the tool builds the phases did not wait for (a phase skipped or failed first)
+	printf '\n==> tools built in the background\n'
+	grep -E '^tool.sh: (built|building)' "$tools_log" | sed 's/^/    /'
+	rm -f -- "$tools_log"
+fi
 
 printf '\n==> summary\n'
 printf '    %s\n' "${results[@]}"

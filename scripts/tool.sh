@@ -22,9 +22,17 @@
 # ${KUBEINFER_CACHE_DIR:-$HOME/.cache/kubeinfer}/bin/NAME-VERSION, outside the
 # repository, so fresh clones on the same machine reuse them. Only the path is
 # printed on stdout; progress goes to stderr. Safe to run concurrently.
+#
+# tool.sh --cached NAME prints the path only when that version is built already, and
+# nothing otherwise (it never builds).
 set -euo pipefail
 
-name=${1:?usage: tool.sh tfplugindocs|goreleaser|golangci-lint|tofu|actionlint|controller-gen|terraform|terraform-latest|terraform-oldest}
+cached_only=
+if [[ ${1:-} == --cached ]]; then
+	cached_only=1
+	shift
+fi
+name=${1:?usage: tool.sh [--cached] tfplugindocs|goreleaser|golangci-lint|tofu|actionlint|controller-gen|terraform|terraform-latest|terraform-oldest}
 case $name in
 tfplugindocs) moddir=docs mod=github.com/hashicorp/terraform-plugin-docs pkg=github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs ;;
 goreleaser) moddir=release mod=github.com/goreleaser/goreleaser/v2 pkg=github.com/goreleaser/goreleaser/v2 ;;
@@ -60,6 +68,7 @@ if [[ -x $out ]]; then
 	printf '%s\n' "$out"
 	exit 0
 fi
+[[ -z $cached_only ]] || exit 0
 
 command -v go >/dev/null 2>&1 || {
 	echo "tool.sh: the go command is required to build $name" >&2
