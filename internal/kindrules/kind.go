@@ -89,6 +89,11 @@ func (k *Kind) Node() *k8sschema.Node {
 	return k.node
 }
 
+// GVR is the kind's group, version and resource.
+func (k *Kind) GVR() schema.GroupVersionResource {
+	return k.GVK.GroupVersion().WithResource(k.Resource)
+}
+
 // As returns obj as the kind's Go type. Kinds only ever receive objects made by their own
 // NewObject, so a mismatch is a programming error.
 func As[T runtime.Object](obj runtime.Object) T {

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 )
 
@@ -69,11 +70,11 @@ func (f *kindResource) load(ctx context.Context) {
 		panic("protocol: a resource schema is not an object")
 	}
 	f.typ = typ
-	f.defaults = map[string]tftypes.Value{kube.AttrForceConflicts: tftypes.NewValue(tftypes.Bool, kube.DefaultForceConflicts)}
+	f.defaults = map[string]tftypes.Value{kindrules.AttrForceConflicts: tftypes.NewValue(tftypes.Bool, kindrules.DefaultForceConflicts)}
 	for k, v := range f.kind.ExtraDefaults {
 		f.defaults[k] = v
 	}
-	f.computed = map[string]bool{kube.AttrID: true}
+	f.computed = map[string]bool{kindrules.AttrID: true}
 }
 
 func (s *server) lookup(ctx context.Context, typeName string) *kindResource {
