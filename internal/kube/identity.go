@@ -22,7 +22,7 @@ import (
 var _ resource.ResourceWithIdentity = (*Resource)(nil)
 
 func (r *Resource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = r.kind.Kind.IdentitySchema()
+	resp.IdentitySchema = r.kind.IdentitySchema()
 }
 
 // identityType is the Terraform type of the kind's identity.
