@@ -24,7 +24,7 @@ func NewServer(inner tfprotov6.ProviderServer, data func() *kube.ProviderData, p
 }
 
 // NewProviderServer is NewServer over the framework's server of p, whose GetProviderSchema
-// answer it builds itself (schemaBuilder: the same answer without the framework's costly
+// answer it builds itself (protoschema.Build: the same answer without the framework's costly
 // conversion of the kinds' schemas).
 func NewProviderServer(p provider.Provider, data func() *kube.ProviderData, providerTypeName string, schemas *SchemaCache, kinds ...*kube.Kind) tfprotov6.ProviderServer {
 	return newServer(providerserver.NewProtocol6(p)(), p, data, providerTypeName, schemas, kinds)

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/protoschema"
 )
 
 // The offline provider: the provider's schema, its resources', data sources' and list
@@ -22,8 +23,20 @@ import (
 // resources, data sources, list resources and provider block; not its functions, actions or
 // resource identities.
 
-// NewServer serves the offline provider over protocol 6, in process.
-func NewServer() tfprotov6.ProviderServer { return providerserver.NewProtocol6(New())() }
+// NewServer serves the offline provider over protocol 6, in process. Its GetProviderSchema answer
+// is built as the provider's is (protoschema.Build), without the framework's costly conversion.
+func NewServer() tfprotov6.ProviderServer {
+	return offlineServer{providerserver.NewProtocol6(New())()}
+}
+
+type offlineServer struct{ tfprotov6.ProviderServer }
+
+func (s offlineServer) GetProviderSchema(ctx context.Context, req *tfprotov6.GetProviderSchemaRequest) (*tfprotov6.GetProviderSchemaResponse, error) {
+	if resp, err := protoschema.Build(ctx, New()); err == nil {
+		return resp, nil
+	}
+	return s.ProviderServer.GetProviderSchema(ctx, req)
+}
 
 // New returns the offline provider.
 func New() provider.Provider { return offlineProvider{} }
