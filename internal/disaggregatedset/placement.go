@@ -8,6 +8,7 @@ import (
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
@@ -22,7 +23,7 @@ import (
 // unchanged the role's own pods free their room. A new revision is placed beside the old one's
 // pods, which its rollout removes only as the new groups become ready.
 func planPlacement(obj runtime.Object, update bool) []kube.PlacementWorkload {
-	ds := kube.As[*disaggv1.DisaggregatedSet](obj)
+	ds := kindrules.As[*disaggv1.DisaggregatedSet](obj)
 	newer := rules.UsesNewerAPI(ds)
 	slices := 1
 	if newer {

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/dsfixture"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 )
 
@@ -15,7 +16,7 @@ import (
 // another revision, another set, a slice beyond spec.slices, a group beyond the role's count, a
 // worker StatefulSet of a role of size 1, or another kind.
 func TestOwnEventConcerns(t *testing.T) {
-	ds := pair() // prefill: 2 groups, decode: 4 groups; both of size 2
+	ds := dsfixture.Pair() // prefill: 2 groups, decode: 4 groups; both of size 2
 	ds.Spec.Slices = ptr.To[int32](2)
 	ds.Spec.Roles[1].Spec.LeaderWorkerTemplate.Size = ptr.To[int32](1)
 	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(ds)
@@ -56,7 +57,7 @@ func TestOwnEventConcerns(t *testing.T) {
 
 	// An External role's group count is the scaler's: any group index.
 	ds.Spec.Slices = nil
-	external(ds, 0)
+	dsfixture.External(ds, 0)
 	obj, _ = runtime.DefaultUnstructuredConverter.ToUnstructured(ds)
 	concerns, _ = ownEventConcerns(&unstructured.Unstructured{Object: obj})
 	rev = rules.ComputeRevision(ds.Spec.Roles)

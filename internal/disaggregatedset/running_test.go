@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/dsfixture"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 )
 
@@ -19,7 +20,7 @@ import (
 // scaler's spec.replicas, else the role's LeaderWorkerSets of the current revision over every
 // slice), and the footprint counts them; an apply records the planned count where it is known.
 func TestRunningReplicasRecorded(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	ds.Spec.Roles[1].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingExternal}
 	ds.Spec.Roles[1].Spec.Replicas = ptr.To[int32](1) // what the server holds: ignored by the controller
 	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(ds)
@@ -75,7 +76,7 @@ func TestRunningReplicasRecorded(t *testing.T) {
 	if n, _ := decode(setRunningReplicas(ctx, dyn, u, map[string]int64{"decode": 5})); n != 5 {
 		t.Errorf("planned: %d, want 5", n)
 	}
-	static := pair()
+	static := dsfixture.Pair()
 	obj, _ = runtime.DefaultUnstructuredConverter.ToUnstructured(static)
 	su := &unstructured.Unstructured{Object: obj}
 	if got := withRunningReplicas(ctx, dyn, su); got != su {

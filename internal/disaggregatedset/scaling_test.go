@@ -8,8 +8,13 @@ import (
 	"k8s.io/utils/ptr"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/dsfixture"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
+
+// node is the DisaggregatedSet node tree of the rules.
+var node = rules.Kind.Node
 
 // The apply body of an External role carries no replicas; a Static role's stay.
 func TestApplyBodyLeavesExternalReplicas(t *testing.T) {
@@ -49,13 +54,13 @@ func replicasAt(t *testing.T, v tftypes.Value, i int) tftypes.Value {
 // manager's value is no drift), and unknown on a create or when it becomes External; Static roles
 // keep the planned value.
 func TestPlanObjectExternalReplicas(t *testing.T) {
-	planned := pair()
-	external(planned, 1)
+	planned := dsfixture.Pair()
+	dsfixture.External(planned, 1)
 	planned.Spec.Roles[1].Spec.Replicas = ptr.To[int32](1) // the planned CRD default
 	plan := k8sschema.Encode(node(), planned)
 
-	prior := pair()
-	external(prior, 1)
+	prior := dsfixture.Pair()
+	dsfixture.External(prior, 1)
 	prior.Spec.Roles[1].Spec.Replicas = ptr.To[int32](7) // changed by another manager
 	state := k8sschema.Encode(node(), prior)
 
@@ -72,7 +77,7 @@ func TestPlanObjectExternalReplicas(t *testing.T) {
 		t.Errorf("create: External role planned %v, want unknown", r)
 	}
 
-	static := pair()
+	static := dsfixture.Pair()
 	static.Spec.Roles[1].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingStatic}
 	switched := planObject(plan, k8sschema.Encode(node(), static), nil)
 	if r := replicasAt(t, switched, 1); r.IsKnown() {

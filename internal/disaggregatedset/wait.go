@@ -21,6 +21,7 @@ import (
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
 )
@@ -240,7 +241,7 @@ func firstSentence(reason string) string {
 // leaderworkerset package's own wait (its status, then its pods). It returns the last
 // DisaggregatedSet seen.
 func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.ResourceInterface, u *unstructured.Unstructured, extras map[string]tftypes.Value) (*unstructured.Unstructured, error) {
-	if !kube.BoolExtra(extras, attrWaitForRollout, true) || dyn == nil {
+	if !kindrules.BoolExtra(extras, attrWaitForRollout, true) || dyn == nil {
 		return u, nil
 	}
 	lwsRI := dyn.Resource(leaderWorkerSetsGVR).Namespace(u.GetNamespace())

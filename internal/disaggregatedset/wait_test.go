@@ -20,6 +20,7 @@ import (
 	disaggutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/dsfixture"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
@@ -44,7 +45,7 @@ func lwsOf(ds *disaggv1.DisaggregatedSet, role, rev string, replicas, ready int6
 }
 
 func TestRolloutDone(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	rules.SetDefaults(ds, k8sschema.NullValue(node()))
 	rev := rules.ComputeRevision(ds.Spec.Roles)
 	cases := []struct {
@@ -91,7 +92,7 @@ var forceClosed = &url.Error{Op: "Get", URL: "https://127.0.0.1:6443/apis/leader
 // The wait that follows the roles' LeaderWorkerSets outlives lost connections: the GET of the
 // set, the list of its LeaderWorkerSets and the watch are each retried.
 func TestWatchRolesRetriesTransientErrors(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	rules.SetDefaults(ds, k8sschema.NullValue(node()))
 	rev := rules.ComputeRevision(ds.Spec.Roles)
 	dsGVR := disaggv1.GroupVersion.WithResource("disaggregatedsets")
@@ -149,7 +150,7 @@ func TestWatchRolesRetriesTransientErrors(t *testing.T) {
 
 // An External role is rolled out at whatever count its scaler gave the LeaderWorkerSet.
 func TestRolloutDoneExternalRole(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	ds.Spec.Roles[1].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingExternal}
 	rules.SetDefaults(ds, k8sschema.NullValue(node()))
 	rev := rules.ComputeRevision(ds.Spec.Roles)
@@ -165,7 +166,7 @@ func TestRolloutDoneExternalRole(t *testing.T) {
 // With v0.10.0 slices, each slice's LeaderWorkerSet of the current revision counts, and a missing
 // slice keeps the rollout open.
 func TestRolloutDoneSlices(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	ds.Spec.Slices = ptrInt32(2)
 	rules.SetDefaults(ds, k8sschema.NullValue(node()))
 	rev := rules.ComputeRevision(ds.Spec.Roles)
@@ -195,7 +196,7 @@ func ptrInt32(n int32) *int32 { return &n }
 // The status of upstream main: observedGeneration, role statuses summed over the slices, an
 // External role at whatever count it has.
 func TestStatusProblemsMain(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	ds.Generation = 3
 	ds.Spec.Slices = ptrInt32(2)
 	ds.Spec.Roles[1].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingExternal}
@@ -238,7 +239,7 @@ func slicedLWS(ds *disaggv1.DisaggregatedSet, role, slice string, replicas, read
 // After slices 3 -> 2 the LeaderWorkerSets of slice 2 are not targets: the rollout waits until
 // they are gone, and says which.
 func TestRolloutDoneSlicesScaleDown(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	ds.Spec.Slices = ptrInt32(2)
 	rules.SetDefaults(ds, k8sschema.NullValue(node()))
 	var kept []*unstructured.Unstructured
@@ -259,7 +260,7 @@ func TestRolloutDoneSlicesScaleDown(t *testing.T) {
 // fakeSlices is a fake cluster with the set (slices 2) and its LeaderWorkerSets of slices 0 to 2.
 func fakeSlices(t *testing.T) (*dynamicfake.FakeDynamicClient, *disaggv1.DisaggregatedSet, *unstructured.Unstructured) {
 	t.Helper()
-	ds := pair()
+	ds := dsfixture.Pair()
 	ds.Spec.Slices = ptrInt32(2)
 	rules.SetDefaults(ds, k8sschema.NullValue(node()))
 	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(ds)

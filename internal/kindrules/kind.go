@@ -1,10 +1,12 @@
 // Package kindrules is the offline half of a kind: what the API server would say about a
 // configuration, worked out without a cluster. A Kind holds the kind's schema (its node tree
 // built from the Go type), the defaults the server applies, its validation as field.ErrorList,
-// the provider's own configuration rules and the fields whose change replaces the object.
+// the provider's own configuration rules and the fields whose change replaces the object; from it
+// come the schemas of the kind's resource, identity, data sources and list resource.
 // ValidateConfig runs those rules on a configuration value as the provider's ValidateResourceConfig
 // does. Nothing here imports a Kubernetes client or the engine (package kube), so the provider
-// and the TFLint plugin (internal/tflintrules) share it; package kube adds the cluster half.
+// and the TFLint plugin (internal/tflintrules) share it; package kube adds the cluster half
+// (kube.Kind embeds a Kind).
 package kindrules
 
 import (
@@ -87,6 +89,11 @@ type Kind struct {
 func (k *Kind) Node() *k8sschema.Node {
 	k.once.Do(func() { k.node = k.BuildNode() })
 	return k.node
+}
+
+// GVR is the kind's group, version and resource.
+func (k *Kind) GVR() schema.GroupVersionResource {
+	return k.GVK.GroupVersion().WithResource(k.Resource)
 }
 
 // As returns obj as the kind's Go type. Kinds only ever receive objects made by their own

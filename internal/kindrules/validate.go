@@ -2,8 +2,11 @@ package kindrules
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -58,4 +61,74 @@ func dedupe(errs field.ErrorList) field.ErrorList {
 		out = append(out, e)
 	}
 	return out
+}
+
+// ValidateTimeouts checks the durations of a resource configuration's timeouts attribute, as
+// the timeouts package's validators would.
+func ValidateTimeouts(config tftypes.Value) diag.Diagnostics {
+	var diags diag.Diagnostics
+	t, ok := objectAttrs(config)[AttrTimeouts]
+	if !ok || !t.IsKnown() || t.IsNull() {
+		return nil
+	}
+	for op, v := range objectAttrs(t) {
+		if !v.IsKnown() || v.IsNull() {
+			continue
+		}
+		var s string
+		if v.As(&s) != nil || s == "" {
+			continue
+		}
+		d, err := time.ParseDuration(s)
+		switch {
+		case err != nil:
+			diags.AddAttributeError(path.Root(AttrTimeouts).AtName(op), "Invalid duration",
+				"timeouts."+op+" must be a duration such as \"30s\", \"10m\" or \"2h\": "+err.Error())
+		case d <= 0:
+			// A zero or negative timeout would end the operation before its first request.
+			diags.AddAttributeError(path.Root(AttrTimeouts).AtName(op), "Invalid duration",
+				fmt.Sprintf("timeouts.%s must be positive, such as \"30s\", \"10m\" or \"2h\"; got %q", op, s))
+		}
+	}
+	return diags
+}
+
+// objectAttrs is the attributes of object value v; empty for a null or unknown value.
+func objectAttrs(v tftypes.Value) map[string]tftypes.Value {
+	var m map[string]tftypes.Value
+	_ = v.As(&m)
+	return m
+}
+
+// ProtoDiagnostics converts framework diagnostics to the protocol's, their attribute paths
+// included.
+func ProtoDiagnostics(diags diag.Diagnostics) []*tfprotov6.Diagnostic {
+	var out []*tfprotov6.Diagnostic
+	for _, d := range diags {
+		pd := &tfprotov6.Diagnostic{Summary: d.Summary(), Detail: d.Detail(), Severity: tfprotov6.DiagnosticSeverityError}
+		if d.Severity() == diag.SeverityWarning {
+			pd.Severity = tfprotov6.DiagnosticSeverityWarning
+		}
+		if wp, ok := d.(diag.DiagnosticWithPath); ok {
+			pd.Attribute = ProtoPath(wp.Path())
+		}
+		out = append(out, pd)
+	}
+	return out
+}
+
+// ProtoPath converts a framework attribute path to the protocol's.
+func ProtoPath(p path.Path) *tftypes.AttributePath {
+	tp := tftypes.NewAttributePath()
+	for _, step := range p.Steps() {
+		switch s := step.(type) {
+		case path.PathStepAttributeName:
+			tp = tp.WithAttributeName(string(s))
+		case path.PathStepElementKeyInt:
+			tp = tp.WithElementKeyInt(int(s))
+		case path.PathStepElementKeyString:
+			tp = tp.WithElementKeyString(string(s))
+		}
+	}
+	return tp
 }

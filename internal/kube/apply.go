@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // applyBody is the server-side apply document: obj, decoded from the configuration, with only
@@ -124,11 +125,11 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 	if create {
 		op = "create"
 	}
-	timeout := timeoutFrom(extras[AttrTimeouts], op, 20*time.Minute)
+	timeout := timeoutFrom(extras[kindrules.AttrTimeouts], op, 20*time.Minute)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	force := boolAttrOr(extras[AttrForceConflicts], DefaultForceConflicts)
+	force := kindrules.BoolExtra(extras, kindrules.AttrForceConflicts, kindrules.DefaultForceConflicts)
 	if create {
 		// An object of this name that the state does not hold is another's, whoever made it:
 		// even one this provider made in an apply whose answer was lost is adopted only by the

@@ -21,11 +21,7 @@ func withWait(err error) *kube.Kind {
 	hooks.AfterApply = func(_ context.Context, _ dynamic.Interface, _ dynamic.ResourceInterface, obj *unstructured.Unstructured, _ map[string]tftypes.Value) (*unstructured.Unstructured, error) {
 		return obj, err
 	}
-	return &kube.Kind{TypeName: k.TypeName, GVK: k.GVK, Resource: k.Resource, Namespaced: k.Namespaced, NewObject: k.NewObject,
-		Description: k.Description, UndeclaredField: k.UndeclaredField, ClearServerDefaults: k.ClearServerDefaults,
-		BuildNode: k.BuildNode, Defaults: k.Defaults, Validate: k.Validate, CheckConfig: k.CheckConfig, ReplaceOn: k.ReplaceOn,
-		ValidateUpdate: k.ValidateUpdate, PlanUpdate: k.PlanUpdate, Extras: k.Extras, ExtraDefaults: k.ExtraDefaults,
-		Derived: k.Derived, Derive: k.Derive, Hooks: hooks}
+	return &kube.Kind{Kind: k.Kind, Hooks: hooks}
 }
 
 // TestCreateWaitEndsOnPermanentWarning: a create whose readiness wait ends on a Warning event

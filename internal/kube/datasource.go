@@ -5,10 +5,10 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // NewDataSource returns the generic data source that reads one object of kind k by name.
@@ -29,16 +29,7 @@ func (d *DataSource) Metadata(_ context.Context, req datasource.MetadataRequest,
 }
 
 func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	inputs := map[string]k8sschema.Mode{"metadata": k8sschema.Required, "metadata.name": k8sschema.Required}
-	if d.kind.Namespaced {
-		inputs["metadata.namespace"] = k8sschema.OptionalComputed
-	}
-	attrs := d.kind.Node().DataSourceAttributes(inputs)
-	attrs[AttrID] = dschema.StringAttribute{Computed: true, MarkdownDescription: "Identifier of the object read."}
-	resp.Schema = dschema.Schema{
-		MarkdownDescription: fmt.Sprintf("Reads an existing %s by name. ", d.kind.GVK.Kind) + firstParagraph(d.kind.Description),
-		Attributes:          attrs,
-	}
+	resp.Schema = d.kind.DataSourceSchema()
 }
 
 func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
@@ -74,15 +65,6 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		return
 	}
 	out := ObjectAttrs(k8sschema.Encode(d.kind.Node(), obj))
-	out[AttrID] = tftypes.NewValue(tftypes.String, r.importID(meta))
+	out[kindrules.AttrID] = tftypes.NewValue(tftypes.String, r.importID(meta))
 	resp.State.Raw = tftypes.NewValue(req.Config.Raw.Type(), out)
-}
-
-func firstParagraph(s string) string {
-	for i := 0; i+1 < len(s); i++ {
-		if s[i] == '\n' && s[i+1] == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }

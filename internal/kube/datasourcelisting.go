@@ -5,11 +5,12 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // listingDataSource is what the data sources <type>s share, which list the objects of a kind
@@ -30,23 +31,6 @@ func (d *listingDataSource) Configure(_ context.Context, req datasource.Configur
 	d.data = data
 }
 
-// scopeAttributes are the attributes that say what is listed: the label selector, the namespace
-// of a namespaced kind, and the id naming both.
-func (d *listingDataSource) scopeAttributes() map[string]dschema.Attribute {
-	attrs := map[string]dschema.Attribute{
-		listAttrLabelSelector: dschema.StringAttribute{Optional: true,
-			MarkdownDescription: "Only objects whose labels match this [label selector]" +
-				"(https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors), " +
-				"as `kubectl get -l` takes it."},
-		AttrID: dschema.StringAttribute{Computed: true, MarkdownDescription: "The namespace and selector listed."},
-	}
-	if d.kind.Namespaced {
-		attrs[listAttrNamespace] = dschema.StringAttribute{Optional: true,
-			MarkdownDescription: "The namespace to list. Defaults to `default`."}
-	}
-	return attrs
-}
-
 // listing is one read of a listing data source: its configuration's attributes (the namespace
 // filled in), what it lists, and the type of its items attribute.
 type listing struct {
@@ -62,16 +46,16 @@ type listing struct {
 // after an error in diags.
 func (d *listingDataSource) readScope(req datasource.ReadRequest, itemsAttr string, diags *diag.Diagnostics) (l listing, ok bool) {
 	l = listing{attrs: ObjectAttrs(req.Config.Raw), itemsAttr: itemsAttr, configuration: req.Config.Raw.Type()}
-	l.selector, _ = KnownString(l.attrs[listAttrLabelSelector])
+	l.selector, _ = KnownString(l.attrs[kindrules.ListAttrLabelSelector])
 	if _, err := labels.Parse(l.selector); err != nil {
-		diags.AddAttributeError(path.Root(listAttrLabelSelector), "Invalid label selector", err.Error())
+		diags.AddAttributeError(path.Root(kindrules.ListAttrLabelSelector), "Invalid label selector", err.Error())
 		return l, false
 	}
 	if d.kind.Namespaced {
-		if l.ns, _ = KnownString(l.attrs[listAttrNamespace]); l.ns == "" {
+		if l.ns, _ = KnownString(l.attrs[kindrules.ListAttrNamespace]); l.ns == "" {
 			l.ns = "default"
 		}
-		l.attrs[listAttrNamespace] = tftypes.NewValue(tftypes.String, l.ns)
+		l.attrs[kindrules.ListAttrNamespace] = tftypes.NewValue(tftypes.String, l.ns)
 	}
 	objType, _ := l.configuration.(tftypes.Object)
 	if l.items, ok = objType.AttributeTypes[itemsAttr].(tftypes.List); !ok {
@@ -83,6 +67,6 @@ func (d *listingDataSource) readScope(req datasource.ReadRequest, itemsAttr stri
 // state is the data source's state: the configuration with the items found and the id.
 func (l listing) state(items []tftypes.Value) tftypes.Value {
 	l.attrs[l.itemsAttr] = tftypes.NewValue(l.items, items)
-	l.attrs[AttrID] = tftypes.NewValue(tftypes.String, l.ns+"?"+l.selector)
+	l.attrs[kindrules.AttrID] = tftypes.NewValue(tftypes.String, l.ns+"?"+l.selector)
 	return tftypes.NewValue(l.configuration, l.attrs)
 }

@@ -5,12 +5,12 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // A plural data source lists the objects of a kind that a controller owns, by namespace and
@@ -20,10 +20,8 @@ import (
 // configuration reads them all at once instead, for example to give each External role an
 // autoscaler with for_each.
 
-const (
-	pluralAttrItems = "items"
-	pluralMaxItems  = 10000 // a guard against a selector that matches a whole cluster
-)
+// pluralMaxItems is a guard against a selector that matches a whole cluster.
+const pluralMaxItems = 10000
 
 // NewPluralDataSource returns the data source <type>s of k, which lists its objects.
 func NewPluralDataSource(k *Kind) func() datasource.DataSource {
@@ -36,19 +34,11 @@ type PluralDataSource struct{ listingDataSource }
 var _ datasource.DataSourceWithConfigure = (*PluralDataSource)(nil)
 
 func (d *PluralDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	attrs := d.scopeAttributes()
-	attrs[pluralAttrItems] = dschema.ListNestedAttribute{Computed: true,
-		MarkdownDescription: fmt.Sprintf("The %ss found, sorted by namespace and name.", d.kind.GVK.Kind),
-		NestedObject:        dschema.NestedAttributeObject{Attributes: d.kind.Node().DataSourceAttributes(nil)}}
-	resp.Schema = dschema.Schema{
-		MarkdownDescription: fmt.Sprintf("Lists the %ss of a namespace, by label selector. ", d.kind.GVK.Kind) +
-			firstParagraph(d.kind.Description),
-		Attributes: attrs,
-	}
+	resp.Schema = d.kind.PluralDataSourceSchema()
 }
 
 func (d *PluralDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	l, ok := d.readScope(req, pluralAttrItems, &resp.Diagnostics)
+	l, ok := d.readScope(req, kindrules.PluralAttrItems, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -79,7 +69,7 @@ func (d *PluralDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 			items = append(items, k8sschema.Encode(d.kind.Node(), obj))
 		}
 		if len(items) > pluralMaxItems {
-			resp.Diagnostics.AddAttributeError(path.Root(listAttrLabelSelector), "Too many objects",
+			resp.Diagnostics.AddAttributeError(path.Root(kindrules.ListAttrLabelSelector), "Too many objects",
 				fmt.Sprintf("More than %d %ss match; narrow the label selector.", pluralMaxItems, d.kind.GVK.Kind))
 			return
 		}

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -35,7 +37,7 @@ func (r *Resource) DeleteRaw(ctx context.Context, prior tftypes.Value, unconfirm
 	if ri == nil {
 		return diags
 	}
-	timeout := timeoutFrom(attrs[AttrTimeouts], "delete", 10*time.Minute)
+	timeout := timeoutFrom(attrs[kindrules.AttrTimeouts], "delete", 10*time.Minute)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if unconfirmedCreate != "" {

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // The plan removes an attribute that the state holds and the configuration does not declare.
@@ -137,7 +138,7 @@ func (r *Resource) foreignRemovalWarning(record []byte, planned, prior tftypes.V
 		paths = append(paths, fp)
 	}
 	sort.Strings(paths)
-	force := boolAttrOr(ObjectAttrs(planned)[AttrForceConflicts], DefaultForceConflicts)
+	force := kindrules.BoolExtra(ObjectAttrs(planned), kindrules.AttrForceConflicts, kindrules.DefaultForceConflicts)
 	var lines []string
 	for _, fp := range paths {
 		var os []string

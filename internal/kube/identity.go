@@ -7,8 +7,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // Resource identity (Terraform 1.12+): the attributes that name the object in the cluster,
@@ -18,30 +19,17 @@ import (
 // values as the import ID "namespace/name". Both paths (the framework's resource methods and
 // the protocol server of package protocol) compute it from the state with IdentityOf.
 
-const (
-	identityName      = "name"
-	identityNamespace = "namespace"
-)
-
 var _ resource.ResourceWithIdentity = (*Resource)(nil)
 
 func (r *Resource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	attrs := map[string]identityschema.Attribute{
-		identityName: identityschema.StringAttribute{RequiredForImport: true,
-			Description: "metadata.name of the " + r.kind.GVK.Kind + "."},
-	}
-	if r.kind.Namespaced {
-		attrs[identityNamespace] = identityschema.StringAttribute{OptionalForImport: true,
-			Description: "metadata.namespace of the " + r.kind.GVK.Kind + "; \"default\" when left out at import."}
-	}
-	resp.IdentitySchema = identityschema.Schema{Attributes: attrs}
+	resp.IdentitySchema = r.kind.IdentitySchema()
 }
 
 // identityType is the Terraform type of the kind's identity.
 func (r *Resource) identityType() tftypes.Object {
-	attrs := map[string]tftypes.Type{identityName: tftypes.String}
+	attrs := map[string]tftypes.Type{kindrules.IdentityName: tftypes.String}
 	if r.kind.Namespaced {
-		attrs[identityNamespace] = tftypes.String
+		attrs[kindrules.IdentityNamespace] = tftypes.String
 	}
 	return tftypes.Object{AttributeTypes: attrs}
 }
@@ -63,9 +51,9 @@ func (r *Resource) IdentityOf(state tftypes.Value) tftypes.Value {
 // IdentityValue is the identity of the object named namespace/name (the namespace is ignored
 // for a cluster-scoped kind).
 func (r *Resource) IdentityValue(namespace, name string) tftypes.Value {
-	attrs := map[string]tftypes.Value{identityName: tftypes.NewValue(tftypes.String, name)}
+	attrs := map[string]tftypes.Value{kindrules.IdentityName: tftypes.NewValue(tftypes.String, name)}
 	if r.kind.Namespaced {
-		attrs[identityNamespace] = tftypes.NewValue(tftypes.String, namespace)
+		attrs[kindrules.IdentityNamespace] = tftypes.NewValue(tftypes.String, namespace)
 	}
 	return tftypes.NewValue(r.identityType(), attrs)
 }
@@ -74,18 +62,18 @@ func (r *Resource) IdentityValue(namespace, name string) tftypes.Value {
 func (r *Resource) metaFromIdentity(identity tftypes.Value) (objMeta, error) {
 	var m objMeta
 	attrs := ObjectAttrs(identity)
-	name, ok := KnownString(attrs[identityName])
+	name, ok := KnownString(attrs[kindrules.IdentityName])
 	if !ok || name == "" || strings.Contains(name, "/") {
-		return m, fmt.Errorf("identity.%s must be the object's metadata.name, got %q", identityName, name)
+		return m, fmt.Errorf("identity.%s must be the object's metadata.name, got %q", kindrules.IdentityName, name)
 	}
 	m.name = name
 	if r.kind.Namespaced {
 		m.namespace = "default"
-		if ns, ok := KnownString(attrs[identityNamespace]); ok && ns != "" {
+		if ns, ok := KnownString(attrs[kindrules.IdentityNamespace]); ok && ns != "" {
 			m.namespace = ns
 		}
 		if strings.Contains(m.namespace, "/") {
-			return m, fmt.Errorf("identity.%s must be the object's metadata.namespace, got %q", identityNamespace, m.namespace)
+			return m, fmt.Errorf("identity.%s must be the object's metadata.namespace, got %q", kindrules.IdentityNamespace, m.namespace)
 		}
 	}
 	return m, nil

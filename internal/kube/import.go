@@ -7,6 +7,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // ImportState accepts "namespace/name" (or "name" for the default namespace, or a
@@ -15,7 +17,7 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 	if req.ID == "" && req.Identity != nil && !req.Identity.Raw.IsNull() {
 		meta, err := r.metaFromIdentity(req.Identity.Raw)
 		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root(identityName), "Invalid import identity", err.Error())
+			resp.Diagnostics.AddAttributeError(path.Root(kindrules.IdentityName), "Invalid import identity", err.Error())
 			return
 		}
 		r.setImported(ctx, meta, resp)
@@ -46,7 +48,7 @@ func (r *Resource) setImported(ctx context.Context, meta objMeta, resp *resource
 	if r.kind.Namespaced {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, importNamespacePath, meta.namespace)...)
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(AttrID), r.importID(meta))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(kindrules.AttrID), r.importID(meta))...)
 	if resp.Identity != nil {
 		resp.Identity.Raw = r.IdentityValue(meta.namespace, meta.name)
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -17,6 +16,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // List resources (Terraform 1.14+, `terraform query`): a `list` block of a kind finds the
@@ -31,12 +32,6 @@ import (
 // manage it beside the controller, and re-create an old revision's object after the controller
 // deleted it. The list says how many it left out, and whose.
 
-const (
-	listAttrNamespace         = "namespace"
-	listAttrLabelSelector     = "label_selector"
-	listAttrIncludeControlled = "include_controlled"
-)
-
 var _ list.ListResourceWithConfigure = (*Resource)(nil)
 
 // NewListResource returns the list resource of k: the same type as its managed resource.
@@ -45,39 +40,20 @@ func NewListResource(k *Kind) func() list.ListResource {
 }
 
 func (r *Resource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	attrs := map[string]listschema.Attribute{
-		listAttrLabelSelector: listschema.StringAttribute{Optional: true,
-			MarkdownDescription: "Only objects whose labels match this [label selector]" +
-				"(https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors), " +
-				"as `kubectl get -l` takes it: `app=vllm,tier in (prefill, decode)`."},
-	}
-	if r.kind.Namespaced {
-		attrs[listAttrNamespace] = listschema.StringAttribute{Optional: true,
-			MarkdownDescription: "The namespace to list; every namespace when left out."}
-	}
-	attrs[listAttrIncludeControlled] = listschema.BoolAttribute{Optional: true,
-		MarkdownDescription: fmt.Sprintf("Also list the %ss that a controller owns (a `metadata.owner_references` entry with "+
-			"`controller = true`; for example the LeaderWorkerSets a DisaggregatedSet creates for its roles). Default `false`: "+
-			"they are left out, with a warning that counts them and names their owners' kinds, because their controller "+
-			"creates, changes and deletes them, and a resource imported from one would fight it (after the owner's next "+
-			"revision, Terraform would create the old revision's object again).", r.kind.GVK.Kind)}
-	resp.Schema = listschema.Schema{
-		MarkdownDescription: fmt.Sprintf("Lists the %ss of the cluster, for `terraform query`.", r.kind.GVK.Kind),
-		Attributes:          attrs,
-	}
+	resp.Schema = r.kind.ListResourceSchema()
 }
 
 func (r *Resource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var diags diag.Diagnostics
-	selector := listConfigString(ctx, req.Config, listAttrLabelSelector, &diags)
+	selector := listConfigString(ctx, req.Config, kindrules.ListAttrLabelSelector, &diags)
 	ns := ""
 	if r.kind.Namespaced {
-		ns = listConfigString(ctx, req.Config, listAttrNamespace, &diags)
+		ns = listConfigString(ctx, req.Config, kindrules.ListAttrNamespace, &diags)
 	}
-	includeControlled := listConfigBool(ctx, req.Config, listAttrIncludeControlled, &diags)
+	includeControlled := listConfigBool(ctx, req.Config, kindrules.ListAttrIncludeControlled, &diags)
 	if selector != "" {
 		if _, err := labels.Parse(selector); err != nil {
-			diags.AddAttributeError(path.Root(listAttrLabelSelector), "Invalid label selector", err.Error())
+			diags.AddAttributeError(path.Root(kindrules.ListAttrLabelSelector), "Invalid label selector", err.Error())
 		}
 	}
 	var items []unstructured.Unstructured
@@ -174,7 +150,7 @@ func (r *Resource) skippedWarning(skipped []metav1.OwnerReference, where string)
 		"%s. Their controller (owners: %s) creates, changes and deletes them: a resource imported from one would make "+
 			"Terraform manage it beside the controller, and create it again after the controller replaced it. Manage the "+
 			"owner instead, or set %s = true in %s to list them as well.",
-		summary, strings.Join(names, "; "), listAttrIncludeControlled, where))
+		summary, strings.Join(names, "; "), kindrules.ListAttrIncludeControlled, where))
 }
 
 // countOf is "1 LeaderWorkerSet" or "3 LeaderWorkerSets".
@@ -232,12 +208,12 @@ func (r *Resource) generatedState(typ tftypes.Type, u *unstructured.Unstructured
 	for name, v := range ObjectAttrs(config) {
 		attrs[name] = v
 	}
-	attrs[AttrID] = tftypes.NewValue(tftypes.String, r.importID(objMeta{name: u.GetName(), namespace: u.GetNamespace()}))
+	attrs[kindrules.AttrID] = tftypes.NewValue(tftypes.String, r.importID(objMeta{name: u.GetName(), namespace: u.GetNamespace()}))
 	for name, v := range r.decodeSettings(annotations) {
 		attrs[name] = v
 	}
-	if t, ok := attrs[AttrTimeouts]; ok {
-		attrs[AttrTimeouts] = decodeTimeouts(t.Type(), annotations)
+	if t, ok := attrs[kindrules.AttrTimeouts]; ok {
+		attrs[kindrules.AttrTimeouts] = decodeTimeouts(t.Type(), annotations)
 	}
 	return r.withoutDefaultSettings(tftypes.NewValue(typ, attrs)), nil
 }

@@ -7,6 +7,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 func objectWithToken(token string, managed ...metav1.ManagedFieldsEntry) *unstructured.Unstructured {
@@ -62,7 +64,7 @@ func TestMarkConfiguration(t *testing.T) {
 }
 
 func TestExistsDetail(t *testing.T) {
-	r := &Resource{kind: &Kind{GVK: schema.GroupVersionKind{Group: "leaderworkerset.x-k8s.io", Version: "v1", Kind: "LeaderWorkerSet"}, TypeName: "leaderworkerset", Namespaced: true}}
+	r := &Resource{kind: &Kind{Kind: &kindrules.Kind{GVK: schema.GroupVersionKind{Group: "leaderworkerset.x-k8s.io", Version: "v1", Kind: "LeaderWorkerSet"}, TypeName: "leaderworkerset", Namespaced: true}}}
 	spec := metav1.NewFieldsV1(`{"f:spec":{"f:replicas":{}}}`)
 	status := metav1.NewFieldsV1(`{"f:status":{"f:replicas":{}}}`)
 	meta := objMeta{name: "vllm", namespace: "default"}

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // An apply takes back the fields the resource manages (force_conflicts, the default), so a plan
@@ -90,7 +91,7 @@ func (r *Resource) takeoverWarning(prior, refreshed tftypes.Value, u *unstructur
 	if len(lines) == 0 {
 		return nil
 	}
-	return diag.Diagnostics{takeoverDiagnostic(lines, boolAttrOr(priorAttrs[AttrForceConflicts], DefaultForceConflicts))}
+	return diag.Diagnostics{takeoverDiagnostic(lines, kindrules.BoolExtra(priorAttrs, kindrules.AttrForceConflicts, kindrules.DefaultForceConflicts))}
 }
 
 // takeoverDiagnostic words the warning for the listed attributes.

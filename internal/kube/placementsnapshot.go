@@ -19,15 +19,12 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/placement"
 )
 
-// Values of the provider's placement_preview setting.
+// Values of the provider's placement_preview setting (package placement's modes).
 const (
-	PlacementOff   = "off"
-	PlacementWarn  = "warn"
-	PlacementError = "error"
+	PlacementOff   = placement.ModeOff
+	PlacementWarn  = placement.ModeWarn
+	PlacementError = placement.ModeError
 )
-
-// PlacementModes are the values placement_preview accepts, the default first.
-var PlacementModes = []string{PlacementOff, PlacementWarn, PlacementError}
 
 // placementSnapshotTimeout bounds the two lists, so that an unreachable cluster skips the preview
 // instead of holding the plan.

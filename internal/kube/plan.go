@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // ModifyPlan plans the server's defaults, the identifier and replacements.
@@ -90,7 +91,7 @@ func (r *Resource) planOnce(config, plan, prior tftypes.Value) (tftypes.Value, p
 	}
 	attrs := ObjectAttrs(planned)
 	if id, ok := r.plannedID(attrs); ok {
-		attrs[AttrID] = tftypes.NewValue(tftypes.String, id)
+		attrs[kindrules.AttrID] = tftypes.NewValue(tftypes.String, id)
 	}
 	planned = tftypes.NewValue(plan.Type(), attrs)
 	newObj := r.kind.NewObject()

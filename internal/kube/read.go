@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // stateFrom turns a server object into state, keeping prior's spelling where equal.
@@ -45,7 +46,7 @@ func (r *Resource) stateFrom(prior tftypes.Value, u *unstructured.Unstructured, 
 		}
 	}
 	meta := metaOf(obj)
-	attrs[AttrID] = tftypes.NewValue(tftypes.String, r.importID(meta))
+	attrs[kindrules.AttrID] = tftypes.NewValue(tftypes.String, r.importID(meta))
 	if r.kind.Derive != nil {
 		for name, v := range r.kind.Derive(obj, r.derivedTypes(prior)) {
 			attrs[name] = v
@@ -55,8 +56,8 @@ func (r *Resource) stateFrom(prior tftypes.Value, u *unstructured.Unstructured, 
 		for k, v := range r.decodeSettings(annotations) {
 			attrs[k] = v
 		}
-		if t, ok := attrs[AttrTimeouts]; ok {
-			attrs[AttrTimeouts] = decodeTimeouts(t.Type(), annotations)
+		if t, ok := attrs[kindrules.AttrTimeouts]; ok {
+			attrs[kindrules.AttrTimeouts] = decodeTimeouts(t.Type(), annotations)
 		}
 	}
 	return tftypes.NewValue(prior.Type(), attrs), nil

@@ -7,6 +7,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
 // SettingsAnnotation records the provider-only settings of a resource (wait_for_rollout,
@@ -19,7 +21,7 @@ const SettingsAnnotation = "terraform.kubeinfer.io/settings"
 
 // settingDefaults are the defaults of the recorded settings of kind k.
 func (r *Resource) settingDefaults() map[string]bool {
-	out := map[string]bool{AttrForceConflicts: DefaultForceConflicts}
+	out := map[string]bool{kindrules.AttrForceConflicts: kindrules.DefaultForceConflicts}
 	for name, v := range r.kind.ExtraDefaults {
 		var b bool
 		if v.Type() != nil && v.Type().Is(tftypes.Bool) && v.As(&b) == nil {
@@ -42,10 +44,10 @@ func (r *Resource) encodeSettings(extras map[string]tftypes.Value) string {
 			parts = append(parts, name+"="+strconv.FormatBool(b))
 		}
 	}
-	if t, ok := extras[AttrTimeouts]; ok && t.IsKnown() && !t.IsNull() {
+	if t, ok := extras[kindrules.AttrTimeouts]; ok && t.IsKnown() && !t.IsNull() {
 		for op, v := range ObjectAttrs(t) {
 			if d, ok := KnownString(v); ok && !strings.ContainsAny(d, ",=") {
-				parts = append(parts, AttrTimeouts+"."+op+"="+d)
+				parts = append(parts, kindrules.AttrTimeouts+"."+op+"="+d)
 			}
 		}
 	}
@@ -66,7 +68,7 @@ func decodeTimeouts(typ tftypes.Type, annotations map[string]string) tftypes.Val
 	}
 	for _, part := range strings.Split(annotations[SettingsAnnotation], ",") {
 		key, val, ok := strings.Cut(part, "=")
-		op, isTimeout := strings.CutPrefix(key, AttrTimeouts+".")
+		op, isTimeout := strings.CutPrefix(key, kindrules.AttrTimeouts+".")
 		if !ok || !isTimeout {
 			continue
 		}

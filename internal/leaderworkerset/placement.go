@@ -8,6 +8,7 @@ import (
 	upstreamlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/placement"
 )
@@ -29,7 +30,7 @@ func PlacementWorkload(lws *lwsv1.LeaderWorkerSet, update bool) (placement.Workl
 
 // planPlacement is the kind's Placement: the object's groups, reported on spec.replicas.
 func planPlacement(obj runtime.Object, update bool) []kube.PlacementWorkload {
-	w, err := PlacementWorkload(kube.As[*lwsv1.LeaderWorkerSet](obj), update)
+	w, err := PlacementWorkload(kindrules.As[*lwsv1.LeaderWorkerSet](obj), update)
 	if err != nil {
 		return nil
 	}

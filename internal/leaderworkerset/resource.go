@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
@@ -27,7 +28,7 @@ func NewDataSource() datasource.DataSource { return kube.NewDataSource(Kind)() }
 
 // applyBody leaves spec.replicas out when an autoscaler owns it.
 func applyBody(body map[string]any, extras map[string]tftypes.Value) {
-	if kube.BoolExtra(extras, rules.AttrManageReplicas, true) {
+	if kindrules.BoolExtra(extras, rules.AttrManageReplicas, true) {
 		return
 	}
 	if spec, ok := body["spec"].(map[string]any); ok {
@@ -37,7 +38,7 @@ func applyBody(body map[string]any, extras map[string]tftypes.Value) {
 
 // planObject keeps the live replica count in the plan when an autoscaler owns it.
 func planObject(plan, state tftypes.Value, extras map[string]tftypes.Value) tftypes.Value {
-	if kube.BoolExtra(extras, rules.AttrManageReplicas, true) {
+	if kindrules.BoolExtra(extras, rules.AttrManageReplicas, true) {
 		return plan
 	}
 	var replicas tftypes.Value

@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
 )
@@ -121,7 +122,7 @@ func conditionSummary(conds []metav1.Condition) string {
 // update timeout). It returns the last object seen so the state holds the latest status even
 // when the wait fails.
 func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.ResourceInterface, u *unstructured.Unstructured, extras map[string]tftypes.Value) (*unstructured.Unstructured, error) {
-	if !kube.BoolExtra(extras, attrWaitForRollout, true) {
+	if !kindrules.BoolExtra(extras, attrWaitForRollout, true) {
 		return u, nil
 	}
 	// A permanent Warning event on the LeaderWorkerSet or its StatefulSets (the controller's

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 )
 
@@ -75,7 +76,7 @@ func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanReso
 		resp.PlannedIdentity = protoIdentity(f.res.IdentityOf(tftypes.NewValue(f.typ, nil)))
 	}
 	for _, p := range replace {
-		resp.RequiresReplace = append(resp.RequiresReplace, toTFPath(p))
+		resp.RequiresReplace = append(resp.RequiresReplace, kindrules.ProtoPath(p))
 	}
 	return resp, nil
 }
@@ -118,8 +119,8 @@ func (f *kindResource) markComputedUnknown(config, planned tftypes.Value) tftype
 // keepPriorID keeps the identifier known across updates (the framework's UseStateForUnknown).
 func keepPriorID(planned, prior tftypes.Value) tftypes.Value {
 	attrs := kube.ObjectAttrs(planned)
-	if id, ok := attrs[kube.AttrID]; ok && !id.IsKnown() {
-		attrs[kube.AttrID] = kube.ObjectAttrs(prior)[kube.AttrID]
+	if id, ok := attrs[kindrules.AttrID]; ok && !id.IsKnown() {
+		attrs[kindrules.AttrID] = kube.ObjectAttrs(prior)[kindrules.AttrID]
 	}
 	return tftypes.NewValue(planned.Type(), attrs)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 )
 
@@ -23,7 +24,7 @@ func NewServer(inner tfprotov6.ProviderServer, data func() *kube.ProviderData, p
 }
 
 // NewProviderServer is NewServer over the framework's server of p, whose GetProviderSchema
-// answer it builds itself (schemaBuilder: the same answer without the framework's costly
+// answer it builds itself (protoschema.Build: the same answer without the framework's costly
 // conversion of the kinds' schemas).
 func NewProviderServer(p provider.Provider, data func() *kube.ProviderData, providerTypeName string, schemas *SchemaCache, kinds ...*kube.Kind) tfprotov6.ProviderServer {
 	return newServer(providerserver.NewProtocol6(p)(), p, data, providerTypeName, schemas, kinds)
@@ -69,11 +70,11 @@ func (f *kindResource) load(ctx context.Context) {
 		panic("protocol: a resource schema is not an object")
 	}
 	f.typ = typ
-	f.defaults = map[string]tftypes.Value{kube.AttrForceConflicts: tftypes.NewValue(tftypes.Bool, kube.DefaultForceConflicts)}
+	f.defaults = map[string]tftypes.Value{kindrules.AttrForceConflicts: tftypes.NewValue(tftypes.Bool, kindrules.DefaultForceConflicts)}
 	for k, v := range f.kind.ExtraDefaults {
 		f.defaults[k] = v
 	}
-	f.computed = map[string]bool{kube.AttrID: true}
+	f.computed = map[string]bool{kindrules.AttrID: true}
 }
 
 func (s *server) lookup(ctx context.Context, typeName string) *kindResource {

@@ -24,6 +24,7 @@ import (
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kubeclient"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/providerrules"
 )
 
 var testProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
@@ -54,19 +55,19 @@ func TestSchema(t *testing.T) {
 		t.Fatalf("ValidateImplementation: %v", diags)
 	}
 	want := map[string]string{ // attribute -> env var mentioned in its description
-		"host":                     EnvHost,
-		"config_path":              EnvConfigPath,
-		"config_paths":             EnvConfigPaths,
-		"config_context":           EnvConfigContext,
-		"config_context_auth_info": EnvConfigContextAuth,
-		"config_context_cluster":   EnvConfigContextCluster,
-		"token":                    EnvToken,
-		"client_certificate":       EnvClientCertificate,
-		"client_key":               EnvClientKey,
-		"cluster_ca_certificate":   EnvClusterCACertificate,
-		"insecure":                 EnvInsecure,
-		"tls_server_name":          EnvTLSServerName,
-		"proxy_url":                EnvProxyURL,
+		"host":                     providerrules.EnvHost,
+		"config_path":              providerrules.EnvConfigPath,
+		"config_paths":             providerrules.EnvConfigPaths,
+		"config_context":           providerrules.EnvConfigContext,
+		"config_context_auth_info": providerrules.EnvConfigContextAuth,
+		"config_context_cluster":   providerrules.EnvConfigContextCluster,
+		"token":                    providerrules.EnvToken,
+		"client_certificate":       providerrules.EnvClientCertificate,
+		"client_key":               providerrules.EnvClientKey,
+		"cluster_ca_certificate":   providerrules.EnvClusterCACertificate,
+		"insecure":                 providerrules.EnvInsecure,
+		"tls_server_name":          providerrules.EnvTLSServerName,
+		"proxy_url":                providerrules.EnvProxyURL,
 		"field_manager":            "",
 		"placement_preview":        "",
 	}
@@ -200,7 +201,7 @@ func TestConfigureUnknownValues(t *testing.T) {
 			if pd == nil || pd.Client == nil {
 				t.Fatal("no provider data")
 			}
-			if pd.FieldManager != DefaultFieldManager {
+			if pd.FieldManager != providerrules.DefaultFieldManager {
 				t.Errorf("FieldManager = %q", pd.FieldManager)
 			}
 			_, err := pd.Client.RESTConfig()
@@ -236,7 +237,7 @@ func TestConfigureKnownValues(t *testing.T) {
 	}
 
 	// An invalid KUBE_INSECURE is reported in Configure.
-	t.Setenv(EnvInsecure, "maybe")
+	t.Setenv(providerrules.EnvInsecure, "maybe")
 	_, resp = configure(t, nil)
 	if !resp.Diagnostics.HasError() {
 		t.Error("want an error for KUBE_INSECURE=maybe")
@@ -245,19 +246,19 @@ func TestConfigureKnownValues(t *testing.T) {
 
 func TestSettingsFromEnvPrecedence(t *testing.T) {
 	env := map[string]string{
-		EnvHost:                 "https://env-host",
-		EnvConfigPath:           "/env/config",
-		EnvConfigPaths:          "/env/a:/env/b",
-		EnvConfigContext:        "env-ctx",
-		EnvConfigContextAuth:    "env-user",
-		EnvConfigContextCluster: "env-cluster",
-		EnvToken:                "env-token",
-		EnvClientCertificate:    "env-cert",
-		EnvClientKey:            "env-key",
-		EnvClusterCACertificate: "env-ca",
-		EnvInsecure:             "true",
-		EnvTLSServerName:        "env-sni",
-		EnvProxyURL:             "http://env-proxy",
+		providerrules.EnvHost:                 "https://env-host",
+		providerrules.EnvConfigPath:           "/env/config",
+		providerrules.EnvConfigPaths:          "/env/a:/env/b",
+		providerrules.EnvConfigContext:        "env-ctx",
+		providerrules.EnvConfigContextAuth:    "env-user",
+		providerrules.EnvConfigContextCluster: "env-cluster",
+		providerrules.EnvToken:                "env-token",
+		providerrules.EnvClientCertificate:    "env-cert",
+		providerrules.EnvClientKey:            "env-key",
+		providerrules.EnvClusterCACertificate: "env-ca",
+		providerrules.EnvInsecure:             "true",
+		providerrules.EnvTLSServerName:        "env-sni",
+		providerrules.EnvProxyURL:             "http://env-proxy",
 	}
 	for k, v := range env {
 		t.Setenv(k, v)
@@ -282,7 +283,7 @@ func TestSettingsFromEnvPrecedence(t *testing.T) {
 	}
 
 	// KUBE_CONFIG_PATHS is used when KUBE_CONFIG_PATH is not set.
-	t.Setenv(EnvConfigPath, "")
+	t.Setenv(providerrules.EnvConfigPath, "")
 	s, _ = SettingsFrom(ctx, null, nil)
 	if s.ConfigPath != "" || strings.Join(s.ConfigPaths, ",") != "/env/a,/env/b" {
 		t.Errorf("KUBE_CONFIG_PATHS: path=%q paths=%v", s.ConfigPath, s.ConfigPaths)
@@ -422,7 +423,7 @@ data "kubeinfer_probe" "p" {}
 `,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr("data.kubeinfer_probe.p", "host", "https://127.0.0.1:1"),
-					resource.TestCheckResourceAttr("data.kubeinfer_probe.p", "field_manager", DefaultFieldManager),
+					resource.TestCheckResourceAttr("data.kubeinfer_probe.p", "field_manager", providerrules.DefaultFieldManager),
 					resource.TestCheckResourceAttr("data.kubeinfer_probe.p", "error", ""),
 				),
 			},

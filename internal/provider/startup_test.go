@@ -71,8 +71,8 @@ func BenchmarkColdStart(b *testing.B) {
 	}
 }
 
-// TestSchemaAgreesWithFramework: the provider's GetProviderSchema answer (protocol's
-// schemaBuilder, which converts the kinds' schemas itself) is the framework's own answer, down
+// TestSchemaAgreesWithFramework: the provider's GetProviderSchema answer (protoschema.Build,
+// which converts the kinds' schemas itself) is the framework's own answer, down
 // to every attribute, and the framework finds no fault in any schema.
 func TestSchemaAgreesWithFramework(t *testing.T) {
 	ctx := context.Background()

@@ -7,6 +7,8 @@
 //   - kubeinfer_plan_time_validation: the provider's ValidateResourceConfig on resource blocks
 //     whose values are all known to TFLint, each error at the expression its path names.
 //
-// The schema and the validation come from an in-process provider server (package provider's
-// NewServer), built once per process; nothing of the provider's schema is copied here.
+// The schema comes from an in-process server of the offline provider (package providerrules),
+// built once per process, and the validation from the kinds' offline rules (package kindrules):
+// the same functions the provider builds its schema and runs its validation with, so nothing of
+// the provider's schema is copied here, and the plugin links no Kubernetes client.
 package tflintrules

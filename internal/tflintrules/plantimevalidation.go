@@ -1,7 +1,6 @@
 package tflintrules
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -11,11 +10,14 @@ import (
 	"github.com/terraform-linters/tflint-plugin-sdk/tflint"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/providerrules"
 )
 
-// PlanTimeValidationRule runs the provider's own configuration validation (ValidateResourceConfig
-// of the provider server: for the Kubernetes kinds, kube.Resource.ValidateRaw, the rules the
-// API server applies) on every kubeinfer resource block whose arguments all evaluate without
+// PlanTimeValidationRule runs the provider's own configuration validation (what the provider
+// server's ValidateResourceConfig runs: the kind's offline rules, kindrules.ValidateConfig, the
+// rules the API server applies, and the durations of timeouts) on every kubeinfer resource block whose arguments all evaluate without
 // unknown values, and reports each error at the expression the error's attribute path names.
 // Blocks with a value TFLint cannot know (another resource's attribute, a variable without a
 // default) are skipped whole: `terraform plan` checks them.
@@ -81,19 +83,22 @@ func (r *PlanTimeValidationRule) Check(runner tflint.Runner) error {
 	return nil
 }
 
-// ValidateResourceConfig runs the provider server's ValidateResourceConfig on a configuration
-// value of the resource type's schema type, and returns its errors and warnings.
+// ValidateResourceConfig runs the provider's ValidateResourceConfig on a configuration value of
+// the resource type's schema type (the kind's offline rules, kindrules.ValidateConfig, and the
+// durations of timeouts, as the provider's server runs them), and returns its errors and
+// warnings.
 func (s *Schema) ValidateResourceConfig(typeName string, config tftypes.Value) ([]*tfprotov6.Diagnostic, error) {
-	dv, err := tfprotov6.NewDynamicValue(s.resourceTypes[typeName], config)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the configuration of %s: %w", typeName, err)
+	k := providerrules.Resource(typeName)
+	if k == nil {
+		return nil, fmt.Errorf("no rules for the resource type %s", typeName)
 	}
-	resp, err := s.server.ValidateResourceConfig(context.Background(), &tfprotov6.ValidateResourceConfigRequest{TypeName: typeName, Config: &dv})
-	if err != nil {
-		return nil, err
+	if _, ok := s.resourceTypes[typeName]; !ok {
+		return nil, fmt.Errorf("no schema for the resource type %s", typeName)
 	}
+	diags := kindrules.ValidateConfig(k, config)
+	diags.Append(kindrules.ValidateTimeouts(config)...)
 	var out []*tfprotov6.Diagnostic
-	for _, d := range resp.Diagnostics {
+	for _, d := range kindrules.ProtoDiagnostics(diags) {
 		if d == nil {
 			continue
 		}

@@ -3,12 +3,12 @@ package tflintrules
 import (
 	"github.com/terraform-linters/tflint-plugin-sdk/tflint"
 
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/provider"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/providerrules"
 )
 
 // typeName is the provider's type name: the prefix of its resource types and the label of its
 // provider block.
-const typeName = provider.TypeName
+const typeName = providerrules.TypeName
 
 // RuleSetName is the plugin's name: TFLint runs it as tflint-ruleset-kubeinfer and configures
 // it with `plugin "kubeinfer" {}`.

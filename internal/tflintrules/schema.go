@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/provider"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/providerrules"
 )
 
 // Object is what may be written at one level of a configuration: the body of a resource, data
@@ -50,15 +50,15 @@ type Attribute struct {
 	Block bool
 }
 
-// Schema is the provider's schema as trees of known attribute names, built from the provider's
-// own GetProviderSchema answer (package provider's NewServer), never from a copy.
+// Schema is the provider's schema as trees of known attribute names, built from the
+// GetProviderSchema answer of the offline provider (package providerrules), whose schemas are
+// built by the same functions as the provider's, never from a copy.
 type Schema struct {
 	Resources     map[string]*Object // by resource type
 	DataSources   map[string]*Object // by data source type
 	ListResources map[string]*Object // by list resource type: its config block
 	Provider      *Object            // the provider block
 
-	server        tfprotov6.ProviderServer
 	resourceTypes map[string]tftypes.Object // each resource's configuration type
 }
 
@@ -68,10 +68,10 @@ var (
 	loadErr  error
 )
 
-// Load returns the provider's schema; it is built once per process (it takes about 15 ms) by
-// an in-process provider server, which also serves the validation of plan_time_validation.
+// Load returns the provider's schema; it is built once per process by an in-process server of
+// the offline provider (package providerrules).
 func Load() (*Schema, error) {
-	loadOnce.Do(func() { loaded, loadErr = build(provider.NewServer("dev")()) })
+	loadOnce.Do(func() { loaded, loadErr = build(providerrules.NewServer()) })
 	return loaded, loadErr
 }
 
@@ -89,7 +89,6 @@ func build(server tfprotov6.ProviderServer) (*Schema, error) {
 		Resources:     map[string]*Object{},
 		DataSources:   map[string]*Object{},
 		ListResources: map[string]*Object{},
-		server:        server,
 		resourceTypes: map[string]tftypes.Object{},
 	}
 	for name, sch := range resp.ResourceSchemas {

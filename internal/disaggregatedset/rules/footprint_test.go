@@ -8,6 +8,7 @@ import (
 	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/dsfixture"
 )
 
 func TestFootprint(t *testing.T) {
@@ -37,7 +38,7 @@ func TestFootprint(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ds := pair()
+			ds := dsfixture.Pair()
 			tc.edit(ds)
 			roles := Footprint(ds)
 			if len(roles) != len(tc.want) {

@@ -15,6 +15,7 @@ import (
 	releasedutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/dsfixture"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
@@ -49,9 +50,9 @@ func TestRevisionRule(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			newObj := pair()
+			newObj := dsfixture.Pair()
 			c.edit(newObj)
-			r := PreviewRollout(newObj, pair())
+			r := PreviewRollout(newObj, dsfixture.Pair())
 			if rolls := len(r.Changed) > 0; rolls != c.rolls {
 				t.Fatalf("rolls = %v, want %v (%v)", rolls, c.rolls, r.Changed)
 			}
@@ -63,33 +64,33 @@ func TestRevisionRule(t *testing.T) {
 }
 
 func TestRolloutMessageAndGuard(t *testing.T) {
-	newObj := pair()
+	newObj := dsfixture.Pair()
 	newObj.Spec.Roles[1].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Image = "vllm/vllm-openai:v0.12.0"
 	newObj.Spec.Roles[1].Spec.RolloutStrategy.RollingUpdateConfiguration = &releasedlws.RollingUpdateConfiguration{
 		MaxUnavailable: intstr.FromInt32(2), MaxSurge: intstr.FromInt32(0)}
-	from, to := ComputeRevision(pair().Spec.Roles), ComputeRevision(newObj.Spec.Roles)
+	from, to := ComputeRevision(dsfixture.Pair().Spec.Roles), ComputeRevision(newObj.Spec.Roles)
 	want := "Rolling update of EVERY role: default/llama moves from revision " + from + " to " + to + ", so ALL 2 roles (prefill, decode) are recreated, " +
 		"including roles whose template did not change: the controller creates a new LeaderWorkerSet for each role and scales " +
 		"the old ones down in step, until all 6 groups (prefill 2, decode 4) are replaced; groups per step: prefill 1, decode 2; " +
 		"changed: spec.roles[1].spec.leader_worker_template.worker_template.spec.containers[0].image"
-	if got := PreviewRollout(newObj, pair()).Message(); got != want {
+	if got := PreviewRollout(newObj, dsfixture.Pair()).Message(); got != want {
 		t.Errorf("got\n  %s\nwant\n  %s", got, want)
 	}
 	deny := map[string]tftypes.Value{lwsrules.AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, false)}
-	if w, errs := planUpdate(newObj, pair(), nil, nil); len(w) != 1 || len(errs) != 0 || w[0].Detail != want {
+	if w, errs := planUpdate(newObj, dsfixture.Pair(), nil, nil); len(w) != 1 || len(errs) != 0 || w[0].Detail != want {
 		t.Errorf("allowed: %v, %v", w, errs)
 	}
-	w, errs := planUpdate(newObj, pair(), deny, nil)
+	w, errs := planUpdate(newObj, dsfixture.Pair(), deny, nil)
 	if len(w) != 0 || len(errs) != 1 || errs[0].Field != "spec.roles[1].spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].image" ||
 		!strings.Contains(errs[0].Detail, "recreates every group of EVERY role") {
 		t.Errorf("guarded: %v, %v", w, errs)
 	}
-	if w, errs := planUpdate(newObj, pair(), deny, []*field.Path{field.NewPath("spec", "roles")}); len(w)+len(errs) != 0 {
+	if w, errs := planUpdate(newObj, dsfixture.Pair(), deny, []*field.Path{field.NewPath("spec", "roles")}); len(w)+len(errs) != 0 {
 		t.Errorf("unknown roles: %v, %v", w, errs)
 	}
-	scaled := pair()
+	scaled := dsfixture.Pair()
 	scaled.Spec.Roles[0].Spec.Replicas = ptr.To[int32](3)
-	if w, errs := planUpdate(scaled, pair(), deny, nil); len(w)+len(errs) != 0 {
+	if w, errs := planUpdate(scaled, dsfixture.Pair(), deny, nil); len(w)+len(errs) != 0 {
 		t.Errorf("scale: %v, %v", w, errs)
 	}
 }
@@ -103,7 +104,7 @@ func externalRunning(ds *disaggv1.DisaggregatedSet, i int, running int32) {
 // TestRolloutCountsRunningAndSlices: the preview counts an External role's running groups and
 // says so, and counts the groups of every slice.
 func TestRolloutCountsRunningAndSlices(t *testing.T) {
-	oldObj, newObj := pair(), pair()
+	oldObj, newObj := dsfixture.Pair(), dsfixture.Pair()
 	externalRunning(oldObj, 1, 4)
 	externalRunning(newObj, 1, 4)
 	newObj.Spec.Roles[0].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Image = "vllm/vllm-openai:v0.12.0"
@@ -112,7 +113,7 @@ func TestRolloutCountsRunningAndSlices(t *testing.T) {
 		t.Errorf("External: %s\nwant %s", msg, want)
 	}
 
-	oldObj, newObj = pair(), pair()
+	oldObj, newObj = dsfixture.Pair(), dsfixture.Pair()
 	oldObj.Spec.Slices, newObj.Spec.Slices = ptr.To[int32](2), ptr.To[int32](2)
 	newObj.Spec.Roles[0].Spec.Replicas, newObj.Spec.Roles[1].Spec.Replicas = ptr.To[int32](1), ptr.To[int32](1)
 	newObj.Spec.Roles[1].Spec.LeaderWorkerTemplate.Size = ptr.To[int32](4)
@@ -142,7 +143,7 @@ func TestExternalToStatic(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			oldObj, newObj := pair(), pair()
+			oldObj, newObj := dsfixture.Pair(), dsfixture.Pair()
 			externalRunning(oldObj, 1, 4)
 			newObj.Spec.Roles[1].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingStatic}
 			newObj.Spec.Roles[1].Spec.Replicas = ptr.To(c.replicas)
@@ -165,7 +166,7 @@ func TestExternalToStatic(t *testing.T) {
 		})
 	}
 	// Static -> External and External -> External plan nothing of the kind.
-	oldObj, newObj := pair(), pair()
+	oldObj, newObj := dsfixture.Pair(), dsfixture.Pair()
 	externalRunning(newObj, 1, 4)
 	if w, errs := planUpdate(newObj, oldObj, deny, nil); len(w)+len(errs) != 0 {
 		t.Errorf("Static -> External: %v, %v", w, errs)
@@ -174,7 +175,7 @@ func TestExternalToStatic(t *testing.T) {
 
 // TestSlicesChange: a change of slices says which slices go or come, with their groups and GPUs.
 func TestSlicesChange(t *testing.T) {
-	oldObj, newObj := pair(), pair()
+	oldObj, newObj := dsfixture.Pair(), dsfixture.Pair()
 	oldObj.Spec.Slices, newObj.Spec.Slices = ptr.To[int32](4), ptr.To[int32](2)
 	w, _ := planUpdate(newObj, oldObj, nil, nil)
 	want := "slices 4 -> 2: slices 2-3 are removed (their LeaderWorkerSets and pods are deleted): 12 groups (6 per slice: prefill 2, decode 4), 192 GPUs"
@@ -232,7 +233,7 @@ func TestComputeRevisionAsReleased(t *testing.T) {
 	}
 	seen := map[string]string{}
 	for name, edit := range edits {
-		ds := pair()
+		ds := dsfixture.Pair()
 		edit(ds)
 		got, want := ComputeRevision(ds.Spec.Roles), releasedRevision(ds)
 		if got != want || len(got) != 8 {
@@ -253,7 +254,7 @@ func TestComputeRevisionAsReleased(t *testing.T) {
 // LeaderWorkerSets from, hashes to the controller's revision of the stored object; and the stored
 // object to the same.
 func TestComputeRevisionOfConfiguration(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	for i := range ds.Spec.Roles {
 		lwt := &ds.Spec.Roles[i].Spec.LeaderWorkerTemplate
 		lwt.Size = nil
@@ -288,7 +289,7 @@ func TestComputeRevisionOfConfiguration(t *testing.T) {
 // name error quotes, from a configuration with a port that leaves its protocol to the CRD's
 // default, carries the revision the controller computes from the stored object.
 func TestValidateConfigNamesTheControllersRevision(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	ds.Name = strings.Repeat("n", 60) // too long for the role LeaderWorkerSets' names
 	ds.Spec.Slices = ptr.To[int32](2)
 	ds.Spec.Roles[1].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Ports = []corev1.ContainerPort{{Name: "http", ContainerPort: 8000}}

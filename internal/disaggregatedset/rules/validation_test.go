@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -18,36 +17,10 @@ import (
 	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/dsfixture"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/podtemplate"
 )
-
-func role(name string, replicas int32, image string) disaggv1.DisaggregatedRoleSpec {
-	return disaggv1.DisaggregatedRoleSpec{
-		Name: name,
-		LeaderWorkerSetTemplateSpec: releasedlws.LeaderWorkerSetTemplateSpec{
-			Spec: releasedlws.LeaderWorkerSetSpec{
-				Replicas: ptr.To(replicas),
-				LeaderWorkerTemplate: releasedlws.LeaderWorkerTemplate{
-					Size: ptr.To[int32](2),
-					WorkerTemplate: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{
-						Name: "vllm", Image: image,
-						Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{"nvidia.com/gpu": resource.MustParse("8")}},
-					}}}},
-				},
-			},
-		},
-	}
-}
-
-func pair() *disaggv1.DisaggregatedSet {
-	return &disaggv1.DisaggregatedSet{
-		ObjectMeta: metav1.ObjectMeta{Name: "llama", Namespace: "default"},
-		Spec: disaggv1.DisaggregatedSetSpec{Roles: []disaggv1.DisaggregatedRoleSpec{
-			role("prefill", 2, "vllm/vllm-openai:v0.11.0"), role("decode", 4, "vllm/vllm-openai:v0.11.0"),
-		}},
-	}
-}
 
 func errorStrings(errs field.ErrorList) []string {
 	out := make([]string, len(errs))
@@ -78,7 +51,7 @@ func TestValidate(t *testing.T) {
 		{name: "eleven roles", modify: func(ds *disaggv1.DisaggregatedSet) {
 			ds.Spec.Roles = nil
 			for i := range 11 {
-				ds.Spec.Roles = append(ds.Spec.Roles, role(fmt.Sprintf("r%d", i), 1, "vllm"))
+				ds.Spec.Roles = append(ds.Spec.Roles, dsfixture.Role(fmt.Sprintf("r%d", i), 1, "vllm"))
 			}
 		}, want: []string{`spec.roles: Too many: 11: must have at most 10 items`}},
 		{name: "duplicate role names", modify: func(ds *disaggv1.DisaggregatedSet) {
@@ -127,7 +100,7 @@ func TestValidate(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ds := pair()
+			ds := dsfixture.Pair()
 			tc.modify(ds)
 			SetDefaults(ds, k8sschema.NullValue(node()))
 			got := errorStrings(Validate(ds))
@@ -140,9 +113,9 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-// revisionOf is the revision of pair()'s roles (the set's name is not part of it).
+// revisionOf is the revision of dsfixture.Pair()'s roles (the set's name is not part of it).
 func revisionOf(string) string {
-	ds := pair()
+	ds := dsfixture.Pair()
 	SetDefaults(ds, k8sschema.NullValue(node()))
 	lws, err := RoleLeaderWorkerSet(ds, 0)
 	if err != nil {
@@ -153,7 +126,7 @@ func revisionOf(string) string {
 
 // The LeaderWorkerSet a role becomes is shaped as LeaderWorkerSetManager.Create shapes it.
 func TestRoleLeaderWorkerSet(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	ds.Spec.Roles[1].Labels = map[string]string{"app": "mine", "tier": "decode"}
 	ds.Spec.Roles[1].Annotations = map[string]string{"note": "x"}
 	SetDefaults(ds, k8sschema.NullValue(node()))
@@ -226,7 +199,7 @@ func encodeConfig(t *testing.T, ds *disaggv1.DisaggregatedSet) tftypes.Value {
 
 // An object read back from the server encodes and decodes to the same object.
 func TestRoundTrip(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	ds.Spec.Roles[0].Labels = map[string]string{"tier": "prefill"}
 	ds.Spec.Roles[0].Spec.NetworkConfig = &releasedlws.NetworkConfig{SubdomainPolicy: ptr.To(releasedlws.SubdomainUniquePerReplica)}
 	ds.Spec.Roles[1].Spec.LeaderWorkerTemplate.LeaderTemplate = ds.Spec.Roles[1].Spec.LeaderWorkerTemplate.WorkerTemplate.DeepCopy()
@@ -251,7 +224,7 @@ func TestEveryAttributeHasOurOwnDescription(t *testing.T) {
 
 // A replica count not known at plan time does not fail the all-zero-or-none rule.
 func TestUnknownReplicasAgree(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	ds.Spec.Roles[0].Spec.Replicas = ptr.To[int32](0)
 	ds.Spec.Roles[1].Spec.Replicas = nil
 	unknown := tftypes.NewAttributePath().WithAttributeName("spec").WithAttributeName("roles").WithElementKeyInt(1).
@@ -278,7 +251,7 @@ func TestUnknownReplicasAgree(t *testing.T) {
 
 // kubeinfer_leaderworkerset's warning on a literal secret comes at the role's attribute.
 func TestCheckConfigSecretWarning(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	ds.Spec.Roles[1].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Env = []corev1.EnvVar{{Name: "PORT", Value: "1"}, {Name: "HF_TOKEN", Value: "hf_x"}}
 	errs, warnings := checkConfig(ds, k8sschema.Encode(node(), ds))
 	if len(errs) > 0 || len(warnings) != 1 {
@@ -294,7 +267,7 @@ func TestCheckConfigSecretWarning(t *testing.T) {
 // highest slice's: never created (an error), or created only with a short revision hash (a
 // warning).
 func TestSliceNamesTooLong(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	ds.Name = strings.Repeat("a", 32)
 	SetDefaults(ds, k8sschema.NullValue(node()))
 	ds.Spec.Slices = ptr.To[int32](12)
@@ -335,7 +308,7 @@ func TestNewerControllerNameWarning(t *testing.T) {
 		length int
 		warn   bool
 	}{{32, true}, {31, false}} {
-		ds := pair()
+		ds := dsfixture.Pair()
 		ds.Name = strings.Repeat("a", tc.length)
 		SetDefaults(ds, k8sschema.NullValue(node()))
 		if errs := Validate(ds); len(errs) > 0 {

@@ -11,12 +11,9 @@ import (
 	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/dsfixture"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
 )
-
-func external(ds *disaggv1.DisaggregatedSet, i int) {
-	ds.Spec.Roles[i].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingExternal}
-}
 
 // One case per rule of the v0.10.0 CRD and webhook, with the error the server reports.
 func TestValidateV010(t *testing.T) {
@@ -50,7 +47,7 @@ func TestValidateV010(t *testing.T) {
 			ds.Spec.Roles[0].Scaling = &disaggv1.RoleScaling{Mode: "Auto"}
 		}, []string{`spec.roles[0].scaling.mode: Unsupported value: "Auto": supported values: "Static", "External"`}},
 		{"slices > 1 with an External role (webhook)", func(ds *disaggv1.DisaggregatedSet) {
-			external(ds, 1)
+			dsfixture.External(ds, 1)
 			ds.Spec.Slices = ptr.To[int32](2)
 		}, []string{`spec.slices: Forbidden: spec.slices > 1 is not supported while any role has scaling.mode: External (alpha restriction)`}},
 		{"role replicas above 1,000,000 (the v0.10.0 CRD maximum; on v0.9.0 the role's LeaderWorkerSet)", func(ds *disaggv1.DisaggregatedSet) {
@@ -61,16 +58,16 @@ func TestValidateV010(t *testing.T) {
 			`spec.roles[1].spec.replicas: Invalid value: 1000001: must be less than or equal to 1000000`,
 		}},
 		{"External role exempt from the replicas rule (CRD)", func(ds *disaggv1.DisaggregatedSet) {
-			external(ds, 1)
+			dsfixture.External(ds, 1)
 			ds.Spec.Roles[1].Spec.Replicas = ptr.To[int32](0)
 		}, nil},
 		{"Static roles still under the replicas rule (CRD)", func(ds *disaggv1.DisaggregatedSet) {
-			ds.Spec.Roles = append(ds.Spec.Roles, role("router", 0, "nginx"))
-			external(ds, 1)
+			ds.Spec.Roles = append(ds.Spec.Roles, dsfixture.Role("router", 0, "nginx"))
+			dsfixture.External(ds, 1)
 		}, []string{`spec: Invalid value: replicas must be zero for all non-External roles or non-zero for all non-External roles`}},
 		{"scaler name too long (webhook)", func(ds *disaggv1.DisaggregatedSet) {
 			ds.Name = "a" + strings.Repeat(".b", 125)
-			external(ds, 1)
+			dsfixture.External(ds, 1)
 		}, nil}, // the name is checked below (the LeaderWorkerSet name rules fail first too)
 		{"maxSurge and maxUnavailable both 0 (webhook)", func(ds *disaggv1.DisaggregatedSet) {
 			ds.Spec.Roles[0].Spec.RolloutStrategy = releasedlws.RolloutStrategy{Type: releasedlws.RollingUpdateStrategyType,
@@ -89,7 +86,7 @@ func TestValidateV010(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ds := pair()
+			ds := dsfixture.Pair()
 			tc.modify(ds)
 			SetDefaults(ds, k8sschema.NullValue(node()))
 			var got []string
@@ -116,7 +113,7 @@ func TestValidateV010(t *testing.T) {
 
 // The v0.10.0 CRD defaults of the new fields are planned; absent objects stay absent.
 func TestSetDefaultsV010(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	ds.Spec.PlacementPolicy = &disaggv1.PlacementPolicy{}
 	ds.Spec.Roles[0].Scaling = &disaggv1.RoleScaling{}
 	SetDefaults(ds, k8sschema.NullValue(node()))
@@ -125,7 +122,7 @@ func TestSetDefaultsV010(t *testing.T) {
 		t.Errorf("defaults: slices %v, placement %+v, scaling %+v %+v", *ds.Spec.Slices, ds.Spec.PlacementPolicy,
 			ds.Spec.Roles[0].Scaling, ds.Spec.Roles[1].Scaling)
 	}
-	none := pair()
+	none := dsfixture.Pair()
 	SetDefaults(none, k8sschema.NullValue(node()))
 	if none.Spec.PlacementPolicy != nil {
 		t.Errorf("placement policy planned without being written")
@@ -135,10 +132,10 @@ func TestSetDefaultsV010(t *testing.T) {
 // An explicit empty enum is refused (the CRD's defaults only fill absent fields); replicas written
 // on an External role warn.
 func TestCheckConfigV010(t *testing.T) {
-	ds := pair()
+	ds := dsfixture.Pair()
 	ds.Spec.PlacementPolicy = &disaggv1.PlacementPolicy{Type: ""}
 	ds.Spec.Roles[0].Scaling = &disaggv1.RoleScaling{Mode: ""}
-	external(ds, 1)
+	dsfixture.External(ds, 1)
 	config := k8sschema.Encode(node(), ds)
 	// Encode leaves "" out as unset: write the empty strings into the configuration.
 	empty := tftypes.NewValue(tftypes.String, "")
@@ -214,9 +211,9 @@ func TestRoleNameLimitsV010(t *testing.T) {
 			ds := &disaggv1.DisaggregatedSet{}
 			ds.Namespace = "default"
 			ds.Name = "s" + strings.Repeat("n", n-1)
-			r := role(tc.role, 2, "vllm/vllm-openai:v0.11.0")
+			r := dsfixture.Role(tc.role, 2, "vllm/vllm-openai:v0.11.0")
 			r.Spec.LeaderWorkerTemplate.Size = ptr.To(tc.size)
-			short := role("x", 1, "vllm/vllm-openai:v0.11.0") // a second role, whose limits are wider
+			short := dsfixture.Role("x", 1, "vllm/vllm-openai:v0.11.0") // a second role, whose limits are wider
 			short.Spec.LeaderWorkerTemplate.Size = ptr.To[int32](1)
 			ds.Spec.Roles = []disaggv1.DisaggregatedRoleSpec{r, short}
 			ds.Spec.Slices = ptr.To[int32](2)

@@ -1,4 +1,7 @@
-package disaggregatedset
+// Package dsfixture builds the DisaggregatedSets of the tests, for the tests of the rules
+// (internal/disaggregatedset/rules) and of the wiring (internal/disaggregatedset) alike: two
+// roles, prefill and decode, of vLLM LeaderWorkerSets with 8 GPUs a pod. Only tests import it.
+package dsfixture
 
 import (
 	corev1 "k8s.io/api/core/v1"
@@ -8,14 +11,10 @@ import (
 	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 )
 
-// The fixtures of the rules' tests (package rules), for the tests of the hooks and the waits.
-
-var node = rules.Kind.Node
-
-func role(name string, replicas int32, image string) disaggv1.DisaggregatedRoleSpec {
+// Role is a role of replicas groups of two pods (a leader and a worker) running image.
+func Role(name string, replicas int32, image string) disaggv1.DisaggregatedRoleSpec {
 	return disaggv1.DisaggregatedRoleSpec{
 		Name: name,
 		LeaderWorkerSetTemplateSpec: releasedlws.LeaderWorkerSetTemplateSpec{
@@ -33,15 +32,17 @@ func role(name string, replicas int32, image string) disaggv1.DisaggregatedRoleS
 	}
 }
 
-func pair() *disaggv1.DisaggregatedSet {
+// Pair is the DisaggregatedSet default/llama: 2 prefill groups and 4 decode groups.
+func Pair() *disaggv1.DisaggregatedSet {
 	return &disaggv1.DisaggregatedSet{
 		ObjectMeta: metav1.ObjectMeta{Name: "llama", Namespace: "default"},
 		Spec: disaggv1.DisaggregatedSetSpec{Roles: []disaggv1.DisaggregatedRoleSpec{
-			role("prefill", 2, "vllm/vllm-openai:v0.11.0"), role("decode", 4, "vllm/vllm-openai:v0.11.0"),
+			Role("prefill", 2, "vllm/vllm-openai:v0.11.0"), Role("decode", 4, "vllm/vllm-openai:v0.11.0"),
 		}},
 	}
 }
 
-func external(ds *disaggv1.DisaggregatedSet, i int) {
+// External leaves the replicas of role i to its scaler (scaling.mode = External).
+func External(ds *disaggv1.DisaggregatedSet, i int) {
 	ds.Spec.Roles[i].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingExternal}
 }

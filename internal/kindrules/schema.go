@@ -1,0 +1,73 @@
+package kindrules
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+)
+
+// Names of the attributes every resource has besides the object's own (the protocol server
+// plans their defaults and computed values itself).
+const (
+	AttrID             = "id"
+	AttrForceConflicts = "force_conflicts"
+	AttrTimeouts       = "timeouts"
+)
+
+// DefaultForceConflicts: an apply takes back the fields the configuration declares from other
+// field managers, so an approved plan is carried out (as Argo CD, Flux and Crossplane do).
+const DefaultForceConflicts = true
+
+// The attributes of a resource identity (Terraform 1.12+): the object's name, and its namespace
+// for a namespaced kind.
+const (
+	IdentityName      = "name"
+	IdentityNamespace = "namespace"
+)
+
+// ResourceSchema is the schema of the kind's resource: the object's attributes, the id,
+// force_conflicts, timeouts, the kind's extra and derived attributes.
+func (k *Kind) ResourceSchema(ctx context.Context) rschema.Schema {
+	attrs := k.Node().ResourceAttributes()
+	idDesc := "`name` of the object."
+	if k.Namespaced {
+		idDesc = "`namespace/name` of the object."
+	}
+	attrs[AttrID] = rschema.StringAttribute{Computed: true, MarkdownDescription: "Identifier: " + idDesc,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+	attrs[AttrForceConflicts] = rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(DefaultForceConflicts),
+		MarkdownDescription: "Take ownership of the fields this resource sets when another field manager (`kubectl edit`, " +
+			"a controller, someone's server-side apply) has changed them, so that an approved plan is carried out, and remove " +
+			"the attributes others added or co-own (a field added by `kubectl patch`, the fields of the `kubectl` or Helm " +
+			"that created an imported object) when the plan removes them. Fields the configuration leaves out stay with " +
+			"their managers: labels and annotations others add, `spec.replicas` of a LeaderWorkerSet with " +
+			"`manage_replicas = false`. The refresh and the plan name the attributes and their managers. Set to `false` for " +
+			"objects deliberately shared between managers: the apply then fails on such a conflict or removal, naming the " +
+			"other manager and the fields. Defaults to `true`."}
+	attrs[AttrTimeouts] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
+	for name, a := range k.Extras {
+		attrs[name] = a
+	}
+	for name, a := range k.Derived {
+		attrs[name] = a
+	}
+	return rschema.Schema{MarkdownDescription: k.Description, Attributes: attrs}
+}
+
+// IdentitySchema is the schema of the kind's resource identity.
+func (k *Kind) IdentitySchema() identityschema.Schema {
+	attrs := map[string]identityschema.Attribute{
+		IdentityName: identityschema.StringAttribute{RequiredForImport: true,
+			Description: "metadata.name of the " + k.GVK.Kind + "."},
+	}
+	if k.Namespaced {
+		attrs[IdentityNamespace] = identityschema.StringAttribute{OptionalForImport: true,
+			Description: "metadata.namespace of the " + k.GVK.Kind + "; \"default\" when left out at import."}
+	}
+	return identityschema.Schema{Attributes: attrs}
+}
