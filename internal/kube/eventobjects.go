@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/dynamic"
 )
 
-// ownerDepth is how many controller owner references an event's object may be away from one the
+// ownerDepth is how many owner references an event's object may be away from one the
 // wait has read: a worker StatefulSet of the LeaderWorkerSet controller is owned by the leader
 // pod, the pod by the leader StatefulSet, that by the LeaderWorkerSet (pod_controller.go,
 // leaderworkerset_controller.go, lws v0.9.0 and v0.10.0), and that, in a DisaggregatedSet, by the
@@ -23,7 +23,7 @@ const ownerDepth = 4
 // FollowedObjects is what a wait follows, for its Warning-event filter (FailOnWarningEvents).
 // The names come first (byName); an event then concerns the wait only when its involved object is
 // the very object the wait follows, by UID: one the wait has read (Read), or one that exists now
-// with the event's UID and is controlled, through owner references, by one the wait has read. An
+// with the event's UID and is owned, through owner references, by one the wait has read. An
 // event about an object of the same name that was deleted and created again (a LeaderWorkerSet
 // replaced, a StatefulSet of a former one) is not the wait's. Only when the UID cannot be known (the
 // event carries none, or the object or an owner cannot be read) does the name decide.
@@ -105,7 +105,7 @@ func (f *FollowedObjects) concerns(ctx context.Context, dyn dynamic.Interface, e
 }
 
 // trace reads the object ref names and reports whether it still is the object ref's UID names
-// and is controlled, through at most depth owner references, by an object the wait has read;
+// and is owned, through at most depth owner references, by an object the wait has read;
 // decided is false when an object could not be read for another reason than its absence.
 func (f *FollowedObjects) trace(ctx context.Context, dyn dynamic.Interface, ref corev1.ObjectReference, depth int) (verdict, decided bool) {
 	f.mu.Lock()
@@ -128,17 +128,18 @@ func (f *FollowedObjects) trace(ctx context.Context, dyn dynamic.Interface, ref 
 	case cur.GetUID() != ref.UID:
 		return false, true // the name is another object's now: the event is about a former one
 	}
+	// Any owner: the LeaderWorkerSet controller sets controller references, and a
+	// DisaggregatedSet's LeaderWorkerSets are the set's for the garbage collector.
+	decided = true
 	for _, owner := range cur.GetOwnerReferences() {
-		if owner.Controller == nil || !*owner.Controller {
-			continue
-		}
-		verdict, decided = f.trace(ctx, dyn, corev1.ObjectReference{
+		v, d := f.trace(ctx, dyn, corev1.ObjectReference{
 			Kind: owner.Kind, APIVersion: owner.APIVersion, Namespace: ref.Namespace, Name: owner.Name, UID: owner.UID,
 		}, depth-1)
-		if verdict {
+		if v {
 			f.Read(ref.Kind, cur)
+			return true, true
 		}
-		return verdict, decided
+		decided = decided && d
 	}
-	return false, true // controlled by nothing the wait follows
+	return false, decided // owned by nothing the wait follows (or, undecided, an owner not readable)
 }
