@@ -128,8 +128,9 @@ func (f *FollowedObjects) trace(ctx context.Context, dyn dynamic.Interface, ref 
 	case cur.GetUID() != ref.UID:
 		return false, true // the name is another object's now: the event is about a former one
 	}
-	// Any owner: the LeaderWorkerSet controller sets controller references, and a
-	// DisaggregatedSet's LeaderWorkerSets are the set's for the garbage collector.
+	// The controllers set controller references (pod_controller.go for the StatefulSets,
+	// disaggregatedset/lws_manager.go for a set's LeaderWorkerSets, lws v0.9.0); any owner is
+	// traced, so that an owner that only the garbage collector follows counts too.
 	decided = true
 	for _, owner := range cur.GetOwnerReferences() {
 		v, d := f.trace(ctx, dyn, corev1.ObjectReference{
