@@ -253,11 +253,12 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 	if cerr != nil {
 		return u, cerr
 	}
+	followed := kube.NewFollowedObjects(concerns, u)
 	// A permanent Warning event on a role's LeaderWorkerSet or its StatefulSets ends the wait.
-	err := kube.FailOnWarningEvents(ctx, dyn, u.GetNamespace(), time.Now().Add(-time.Second).Truncate(time.Second), concerns,
+	err := kube.FailOnWarningEvents(ctx, dyn, u.GetNamespace(), time.Now().Add(-time.Second).Truncate(time.Second), followed,
 		func(ctx context.Context) error {
 			var err error
-			last, state, err = followRoles(ctx, dyn, ri, lwsRI, u)
+			last, state, err = followRoles(ctx, dyn, ri, lwsRI, u, followed)
 			return err
 		})
 	if last == nil {
@@ -288,10 +289,15 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 }
 
 // followRoles follows the roles' LeaderWorkerSets until RolloutDone (watchRoles), then confirms
-// each target with the leaderworkerset package's own wait.
-func followRoles(ctx context.Context, dyn dynamic.Interface, ri, lwsRI dynamic.ResourceInterface, u *unstructured.Unstructured) (*unstructured.Unstructured, rolloutState, error) {
+// each target with the leaderworkerset package's own wait. The targets it has read are recorded
+// in followed, so that only events with their UIDs concern the wait.
+func followRoles(ctx context.Context, dyn dynamic.Interface, ri, lwsRI dynamic.ResourceInterface, u *unstructured.Unstructured,
+	followed *kube.FollowedObjects) (*unstructured.Unstructured, rolloutState, error) {
 	last, state, err := watchRoles(ctx, ri, lwsRI, u)
 	for err == nil {
+		for _, target := range state.targets {
+			followed.Read(target.GetKind(), target)
+		}
 		deleted := false
 		for _, r := range sortedKeys(state.targets) {
 			target := state.targets[r]

@@ -34,7 +34,8 @@ import (
 // autoscaler scales it to 3 groups through the scale subresource and the refresh records them;
 // switching decode to Static with 2 groups warns with the real change from the running groups,
 // the data source is no longer read (its count is 0) and the apply succeeds; the next plan is
-// empty.
+// empty. Switching back to External keeps the 2 groups, the data source reads the scaler again,
+// and the next plan is empty.
 func TestAccExample_disaggregatedAutoscalingSwitch(t *testing.T) {
 	if os.Getenv("KUBEINFER_LWS_V010") != "1" {
 		t.Skip("set KUBEINFER_LWS_V010=1 with an assets folder running the LeaderWorkerSet v0.10.0 controller-manager")
@@ -109,6 +110,19 @@ func TestAccExample_disaggregatedAutoscalingSwitch(t *testing.T) {
 				),
 			},
 			{Config: cfg, ConfigVariables: static, PlanOnly: true},
+			{ // and back to External: the controller seeds the scaler with the 2 groups, the data source is read again after the apply
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(setAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(scalerAddr+"[0]", tfjsonpath.New("metadata").AtMapKey("name"), knownvalue.StringExact(set+"-decode")),
+					statecheck.ExpectKnownOutputValueAtPath("decode_scale_target", tfjsonpath.New("kind"), knownvalue.StringExact("DisaggregatedSetRoleScaler")),
+					statecheck.ExpectKnownOutputValue("decode_groups", knownvalue.Int64Exact(2)),
+				},
+				Check: decodeGroups(lwsRI, set, 2),
+			},
+			{Config: cfg, PlanOnly: true},
 		},
 	})
 }

@@ -46,7 +46,8 @@ func (e *WarningEventError) Error() string {
 
 func (e *WarningEventError) Is(target error) bool { return target == ErrPermanentWarning }
 
-// EventConcerns says whether an event's involved object (kind and name) is one the wait follows.
+// EventConcerns says whether an event's involved object (kind and name) is one the wait follows,
+// by name (FollowedObjects then compares UIDs).
 type EventConcerns func(kind, name string) bool
 
 var eventsGVR = schema.GroupVersionResource{Version: "v1", Resource: "events"}
@@ -78,11 +79,12 @@ func lastSeen(ev *corev1.Event) time.Time {
 }
 
 // FailOnWarningEvents runs wait while it follows the namespace's Warning events (a list, then a
-// watch from it); when a permanent one (PermanentWarning) on an object that concerns says the
-// wait follows happens at or after since, it cancels wait's context and returns a
-// *WarningEventError instead of wait's error (a wait that succeeded anyway returns nil). Events that cannot be read (no permission to list
-// them, a lost connection) only leave the wait to its timeout.
-func FailOnWarningEvents(ctx context.Context, dyn dynamic.Interface, namespace string, since time.Time, concerns EventConcerns,
+// watch from it); when a permanent one (PermanentWarning) on an object the wait follows (followed:
+// by name, then by UID) happens at or after since, it cancels wait's context and returns a
+// *WarningEventError instead of wait's error (a wait that succeeded anyway returns nil). An event
+// that carries no time is not set aside for its age. Events that cannot be read (no permission to
+// list them, a lost connection) only leave the wait to its timeout.
+func FailOnWarningEvents(ctx context.Context, dyn dynamic.Interface, namespace string, since time.Time, followed *FollowedObjects,
 	wait func(context.Context) error) error {
 	if dyn == nil {
 		return wait(ctx)
@@ -96,7 +98,7 @@ func FailOnWarningEvents(ctx context.Context, dyn dynamic.Interface, namespace s
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		ev := watchWarnings(wctx, dyn.Resource(eventsGVR).Namespace(namespace), since, concerns)
+		ev := watchWarnings(wctx, dyn, namespace, since, followed)
 		if ev != nil {
 			mu.Lock()
 			found = ev
@@ -117,14 +119,15 @@ func FailOnWarningEvents(ctx context.Context, dyn dynamic.Interface, namespace s
 
 // watchWarnings returns the first permanent Warning event that concerns the wait, or nil when ctx
 // ends or the events cannot be read.
-func watchWarnings(ctx context.Context, ri dynamic.ResourceInterface, since time.Time, concerns EventConcerns) *WarningEventError {
+func watchWarnings(ctx context.Context, dyn dynamic.Interface, namespace string, since time.Time, followed *FollowedObjects) *WarningEventError {
+	ri := dyn.Resource(eventsGVR).Namespace(namespace)
 	selector := fields.OneTermEqualSelector("type", corev1.EventTypeWarning).String()
 	check := func(u *unstructured.Unstructured) *WarningEventError {
 		var ev corev1.Event
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &ev); err != nil {
 			return nil //nolint:nilerr // an event that does not decode is not one the wait can act on
 		}
-		if !PermanentWarning(&ev) || lastSeen(&ev).Before(since) || !concerns(ev.InvolvedObject.Kind, ev.InvolvedObject.Name) {
+		if seen := lastSeen(&ev); !PermanentWarning(&ev) || (!seen.IsZero() && seen.Before(since)) || !followed.concerns(ctx, dyn, &ev) {
 			return nil
 		}
 		count := ev.Count

@@ -36,6 +36,9 @@ func concernsVLLM(kind, name string) bool {
 	return kind == "StatefulSet" && strings.HasPrefix(name, "vllm")
 }
 
+// followVLLM follows the StatefulSets concernsVLLM names, by name only (the wait has read none).
+func followVLLM() *FollowedObjects { return NewFollowedObjects(concernsVLLM) }
+
 // A permanent Warning on a followed object ends the wait with it; the wait's own error is not
 // returned.
 func TestFailOnWarningEventsStopsTheWait(t *testing.T) {
@@ -50,7 +53,7 @@ func TestFailOnWarningEventsStopsTheWait(t *testing.T) {
 		}
 	}()
 	start := time.Now()
-	err := FailOnWarningEvents(ctx, dyn, "default", since, concernsVLLM, func(ctx context.Context) error {
+	err := FailOnWarningEvents(ctx, dyn, "default", since, followVLLM(), func(ctx context.Context) error {
 		<-ctx.Done()
 		return errors.New("timed out")
 	})
@@ -77,7 +80,7 @@ func TestFailOnWarningEventsIgnoresOthers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	waitErr := errors.New("timed out")
-	err := FailOnWarningEvents(ctx, dyn, "default", now.Add(-time.Second), concernsVLLM, func(ctx context.Context) error {
+	err := FailOnWarningEvents(ctx, dyn, "default", now.Add(-time.Second), followVLLM(), func(ctx context.Context) error {
 		<-ctx.Done()
 		return waitErr
 	})
@@ -86,7 +89,7 @@ func TestFailOnWarningEventsIgnoresOthers(t *testing.T) {
 	}
 	// A wait that succeeds returns nil, whatever the events.
 	dyn = eventsClient(warningEvent("e1", "StatefulSet", "vllm-0", invalidPod, now))
-	if err := FailOnWarningEvents(context.Background(), dyn, "default", now.Add(-time.Second), concernsVLLM, func(context.Context) error { return nil }); err != nil {
+	if err := FailOnWarningEvents(context.Background(), dyn, "default", now.Add(-time.Second), followVLLM(), func(context.Context) error { return nil }); err != nil {
 		t.Fatalf("a successful wait: %v", err)
 	}
 }

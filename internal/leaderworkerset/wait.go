@@ -128,7 +128,7 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 	// A permanent Warning event on the LeaderWorkerSet or its StatefulSets (the controller's
 	// FailedCreate of a StatefulSet the API server rejects) ends the wait with that event.
 	last := u
-	err := kube.FailOnWarningEvents(ctx, dyn, u.GetNamespace(), waitStart(), EventConcerns(u.GetName()), func(ctx context.Context) error {
+	err := kube.FailOnWarningEvents(ctx, dyn, u.GetNamespace(), waitStart(), kube.NewFollowedObjects(EventConcerns(u.GetName()), u), func(ctx context.Context) error {
 		var err error
 		last, err = watchRollout(ctx, ri, u)
 		if err == nil && dyn != nil {
