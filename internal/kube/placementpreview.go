@@ -110,11 +110,11 @@ func placementDetail(w placement.Workload, result placement.Result, nodes int) s
 	if result.Stalled {
 		ro := w.Rollout
 		fmt.Fprintf(&b, "the rolling update stalls at group %d", result.StallGroup)
-		if result.Reason != "" {
-			fmt.Fprintf(&b, ": %s", result.Reason)
-		}
 		if result.StallGroup >= w.Replicas {
-			fmt.Fprintf(&b, " (group %d is a surge group: it needs room beside the running groups before any is replaced)", result.StallGroup)
+			b.WriteString(", a surge group, which needs room beside the running groups before any of them is replaced")
+		}
+		if result.Reason != "" {
+			fmt.Fprintf(&b, ": %s", strings.TrimSuffix(result.Reason, "."))
 		}
 		fmt.Fprintf(&b, ". Played out round by round as the LeaderWorkerSet controller rolls %s/%s out (maxSurge %d, maxUnavailable %d, partition %d) on the cluster's %d nodes as they are now, "+
 			"%d of its %d groups of %d pod(s) would run the new template and %d the previous one when it stops; the apply would wait for its timeout",
