@@ -79,7 +79,7 @@ func (r *Resource) placementPreview(ctx context.Context, planned, prior tftypes.
 		ws[i] = placement.WithExtendedResourceTolerations(w.Workload)
 	}
 	for i, result := range placement.PreviewAll(snapshot, ws) {
-		if result.Placeable >= result.Groups {
+		if result.Placeable >= result.Groups && !result.Stalled {
 			continue
 		}
 		w := workloads[i]
