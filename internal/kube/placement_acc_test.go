@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -420,6 +422,42 @@ func TestAccPlacementPreview_leaderWorkerSetUpdate(t *testing.T) {
 				ExpectNonEmptyPlan: true,
 				ConfigPlanChecks:   check(nil),
 			},
+			{
+				// The real scheduler agrees: applied, the surge group stays Pending and no group
+				// is replaced.
+				Config: placementProvider(kubeconfig, "off") + strings.Replace(placementFleet(newImage, stalling), "\n  spec = {", "\n  wait_for_rollout = false\n  spec = {", 1),
+				Check: func(*terraform.State) error {
+					return expectStalledRollout(cluster, oldImage)
+				},
+			},
+			{
+				// With the defaults the same rollout goes on and finishes (the apply waits for it).
+				Config: placementProvider(kubeconfig, "off") + placementFleet(newImage, ""),
+			},
 		},
 	})
+}
+
+// expectStalledRollout waits 10 s and checks that the surge group's leader acc-placement-update-4
+// is not bound and that groups 0-3 still run oldImage.
+func expectStalledRollout(cluster *acctest.TestCluster, oldImage string) error {
+	time.Sleep(10 * time.Second)
+	pods, err := cluster.Clientset().CoreV1().Pods("default").List(context.Background(),
+		metav1.ListOptions{LabelSelector: "leaderworkerset.sigs.k8s.io/name=acc-placement-update"})
+	if err != nil {
+		return err
+	}
+	surgePending, old := false, 0
+	for _, p := range pods.Items {
+		if p.Name == "acc-placement-update-4" && p.Spec.NodeName == "" {
+			surgePending = true
+		}
+		if p.Spec.NodeName != "" && p.Spec.Containers[0].Image == oldImage {
+			old++
+		}
+	}
+	if !surgePending || old != 8 {
+		return fmt.Errorf("want the surge group's leader pending and 8 pods of the old image bound; surge pending %v, old %d", surgePending, old)
+	}
+	return nil
 }
