@@ -15,6 +15,9 @@
 //   - Pod affinity terms select pods in the pod's namespace or the listed namespaces; a
 //     namespaceSelector is not evaluated. Volumes, ports and DRA claims are not checked.
 //   - The reason is FitError.Error() without the preemption sentence the scheduler appends.
+//   - An update is played out round by round as the LWS v0.9.0 controller rolls it (rollout.go),
+//     from the object's groups running in the snapshot taken as a finished rollout; a freed room
+//     goes to pods already waiting before the pods a round creates.
 package placement
 
 import (
