@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
@@ -19,41 +20,68 @@ import (
 // them together.
 //
 // The names are the controller's (RoleLeaderWorkerSet: <set>-<revision>-<role>, or
-// <set>-<slice>-<revision>-<role> under v0.10.0), so that on an update whose revision is
-// unchanged the role's own pods free their room. A new revision is placed beside the old one's
-// pods, which its rollout removes only as the new groups become ready.
-func planPlacement(obj runtime.Object, update bool) []kube.PlacementWorkload {
+// <set>-<slice>-<revision>-<role> under v0.10.0). A role LeaderWorkerSet that exists under the
+// same name in the prior state (same revision) is an update of it, played out over its running
+// groups; a new revision is placed beside the old one's pods, which its rollout removes only as
+// the new groups become ready.
+func planPlacement(obj, prior runtime.Object) []kube.PlacementWorkload {
 	ds := kindrules.As[*disaggv1.DisaggregatedSet](obj)
+	current := map[string]*lwsv1.LeaderWorkerSet{}
+	if prior != nil {
+		for _, lws := range roleLeaderWorkerSets(kindrules.As[*disaggv1.DisaggregatedSet](prior)) {
+			current[lws.lws.Name] = lws.lws
+		}
+	}
+	var out []kube.PlacementWorkload
+	for _, role := range roleLeaderWorkerSets(ds) {
+		if role.lws == nil {
+			return nil
+		}
+		w, err := leaderworkerset.PlacementWorkload(role.lws, current[role.lws.Name])
+		if err != nil {
+			return nil
+		}
+		out = append(out, kube.PlacementWorkload{
+			Path:     field.NewPath("spec", "roles").Index(role.index).Child("spec", "replicas"),
+			Subject:  role.subject,
+			Workload: w,
+		})
+	}
+	return out
+}
+
+type roleLWS struct {
+	index   int
+	subject string
+	lws     *lwsv1.LeaderWorkerSet // nil when the role cannot be made into one
+}
+
+// roleLeaderWorkerSets are the LeaderWorkerSets the controller makes of the set's roles, one per
+// slice, each a copy.
+func roleLeaderWorkerSets(ds *disaggv1.DisaggregatedSet) []roleLWS {
 	newer := rules.UsesNewerAPI(ds)
 	slices := 1
 	if newer {
 		slices = rules.SlicesOf(ds)
 	}
 	revision := rules.ComputeRevision(ds.Spec.Roles)
-	var out []kube.PlacementWorkload
+	var out []roleLWS
 	for i := range ds.Spec.Roles {
 		lws, err := rules.RoleLeaderWorkerSet(ds, i)
 		if err != nil {
-			return nil
+			return append(out, roleLWS{index: i})
 		}
 		role := ds.Spec.Roles[i].Name
 		for slice := range slices {
 			subject := "role " + role
+			copied := lws.DeepCopy()
 			if newer {
-				lws.Name = fmt.Sprintf("%s-%d-%s-%s", ds.Name, slice, revision, role)
+				copied.Name = fmt.Sprintf("%s-%d-%s-%s", ds.Name, slice, revision, role)
 				if slices > 1 {
 					subject = fmt.Sprintf("role %s, slice %d", role, slice)
 				}
 			}
-			w, err := leaderworkerset.PlacementWorkload(lws, update)
-			if err != nil {
-				return nil
-			}
-			out = append(out, kube.PlacementWorkload{
-				Path:     field.NewPath("spec", "roles").Index(i).Child("spec", "replicas"),
-				Subject:  subject,
-				Workload: w,
-			})
+			out = append(out, roleLWS{index: i, subject: subject, lws: copied})
 		}
 	}
 	return out

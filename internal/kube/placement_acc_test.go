@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -345,4 +347,117 @@ current-context: sa
 			})}},
 		}},
 	})
+}
+
+// placementFleet is a LeaderWorkerSet that fills the test cluster's 8 GPU nodes: 4 groups of a
+// leader and a worker of 8 GPUs each. rollout is the HCL of its rollout_strategy ("" leaves it out).
+func placementFleet(image, rollout string) string {
+	return fmt.Sprintf(`
+resource "kubeinfer_leaderworkerset" "fleet" {
+  metadata = {
+    name      = "acc-placement-update"
+    namespace = "default"
+  }
+  spec = {
+    replicas = 4
+    %[2]s
+    leader_worker_template = {
+      size = 2
+      worker_template = {
+        spec = {
+          containers = [{
+            name      = "vllm"
+            image     = %[1]q
+            resources = { limits = { "nvidia.com/gpu" = "8" }, requests = { "nvidia.com/gpu" = "8", cpu = "8" } }
+          }]
+        }
+      }
+    }
+  }
+}
+`, image, rollout)
+}
+
+// TestAccPlacementPreview_leaderWorkerSetUpdate: with every GPU node taken by the object's own 4
+// groups, an image change with maxSurge 1 and maxUnavailable 0 needs a fifth group beside them
+// before the controller replaces any: the plan says the rolling update stalls at group 4 (the new
+// groups would fit if the old pods were freed at once). The same change with the defaults
+// (maxSurge 0, maxUnavailable 1) replaces one group at a time in the room it frees: no warning.
+func TestAccPlacementPreview_leaderWorkerSetUpdate(t *testing.T) {
+	acctest.FirstCLIOnly(t, "the placement preview of a rolling update")
+	cluster := acctest.Cluster(t)
+	_, kubeconfig := startCountingProxy(t, cluster.RESTConfig())
+	var w kubetest.Warnings
+	const (
+		oldImage = "vllm/vllm-openai:v0.11.0"
+		newImage = "vllm/vllm-openai:v0.11.1"
+		stalling = `rollout_strategy = { rolling_update_configuration = { max_surge = "1", max_unavailable = "0" } }`
+	)
+	check := func(want map[string][]string) resource.ConfigPlanChecks {
+		return resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{planCheckFunc(func() error {
+			return expectPlacementWarnings(&w, want)
+		})}}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: w.Factories(acctest.ProviderFactories),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() { w.TakePlan() },
+				Config:    placementProvider(kubeconfig, "warn") + placementFleet(oldImage, stalling),
+			},
+			{
+				PreConfig:          func() { w.TakePlan() },
+				Config:             placementProvider(kubeconfig, "warn") + placementFleet(newImage, stalling),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: check(map[string][]string{"acc-placement-update": {
+					"Placement preview: the rolling update stalls at group 4",
+					"a surge group", "Insufficient nvidia.com/gpu", "0 of its 4 groups of 2 pod(s) would run the new template and 4 the previous one",
+				}}),
+			},
+			{
+				PreConfig:          func() { w.TakePlan() },
+				Config:             placementProvider(kubeconfig, "warn") + placementFleet(newImage, ""),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks:   check(nil),
+			},
+			{
+				// The real scheduler agrees: applied, the surge group stays Pending and no group
+				// is replaced.
+				Config: placementProvider(kubeconfig, "off") + strings.Replace(placementFleet(newImage, stalling), "\n  spec = {", "\n  wait_for_rollout = false\n  spec = {", 1),
+				Check: func(*terraform.State) error {
+					return expectStalledRollout(cluster, oldImage)
+				},
+			},
+			{
+				// With the defaults the same rollout goes on and finishes (the apply waits for it).
+				Config: placementProvider(kubeconfig, "off") + placementFleet(newImage, ""),
+			},
+		},
+	})
+}
+
+// expectStalledRollout waits 10 s and checks that the surge group's leader acc-placement-update-4
+// is not bound and that groups 0-3 still run oldImage.
+func expectStalledRollout(cluster *acctest.TestCluster, oldImage string) error {
+	time.Sleep(10 * time.Second)
+	pods, err := cluster.Clientset().CoreV1().Pods("default").List(context.Background(),
+		metav1.ListOptions{LabelSelector: "leaderworkerset.sigs.k8s.io/name=acc-placement-update"})
+	if err != nil {
+		return err
+	}
+	surgePending, old := false, 0
+	for _, p := range pods.Items {
+		if p.Name == "acc-placement-update-4" && p.Spec.NodeName == "" {
+			surgePending = true
+		}
+		if p.Spec.NodeName != "" && p.Spec.Containers[0].Image == oldImage {
+			old++
+		}
+	}
+	if !surgePending || old != 8 {
+		return fmt.Errorf("want the surge group's leader pending and 8 pods of the old image bound; surge pending %v, old %d", surgePending, old)
+	}
+	return nil
 }

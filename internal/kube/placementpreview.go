@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
@@ -52,7 +53,12 @@ func (r *Resource) placementPreview(ctx context.Context, planned, prior tftypes.
 			return nil // the apply decides; there is nothing to place yet
 		}
 	}
-	workloads := r.kind.Placement(obj, update)
+	var current runtime.Object
+	if update {
+		current = r.kind.NewObject()
+		k8sschema.Decode(node, prior, current, nil)
+	}
+	workloads := r.kind.Placement(obj, current)
 	if len(workloads) == 0 {
 		return nil
 	}
@@ -73,14 +79,18 @@ func (r *Resource) placementPreview(ctx context.Context, planned, prior tftypes.
 		ws[i] = placement.WithExtendedResourceTolerations(w.Workload)
 	}
 	for i, result := range placement.PreviewAll(snapshot, ws) {
-		if result.Placeable >= result.Groups {
+		if result.Placeable >= result.Groups && !result.Stalled {
 			continue
 		}
 		w := workloads[i]
 		p, _ := k8sschema.AttributePath(node, w.Path.String())
-		summary := fmt.Sprintf("Placement preview: %d of %d groups can be placed", result.Placeable, result.Groups)
+		verdict := fmt.Sprintf("%d of %d groups can be placed", result.Placeable, result.Groups)
+		if result.Stalled {
+			verdict = fmt.Sprintf("the rolling update stalls at group %d", result.StallGroup)
+		}
+		summary := "Placement preview: " + verdict
 		if w.Subject != "" {
-			summary = fmt.Sprintf("Placement preview: %s: %d of %d groups can be placed", w.Subject, result.Placeable, result.Groups)
+			summary = fmt.Sprintf("Placement preview: %s: %s", w.Subject, verdict)
 		}
 		detail := fmt.Sprintf("%s: %s", p, placementDetail(ws[i], result, len(snapshot.Nodes)))
 		if mode == PlacementError {
@@ -93,21 +103,43 @@ func (r *Resource) placementPreview(ctx context.Context, planned, prior tftypes.
 }
 
 // placementDetail says how many groups of the workload kube-scheduler can place and why each of
-// the others cannot, in the scheduler's words.
+// the others cannot, in the scheduler's words; for a rolling update that cannot finish, where it
+// stalls and why.
 func placementDetail(w placement.Workload, result placement.Result, nodes int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "kube-scheduler can place %d of the %d groups of %d pod(s) of %s/%s on the cluster's %d nodes as they are now",
-		result.Placeable, result.Groups, w.Size, w.Namespace, w.Name, nodes)
-	if w.Update && w.MaxSurge > 0 {
-		fmt.Fprintf(&b, " (%d replicas and %d surge group(s) of the rolling update)", w.Replicas, w.MaxSurge)
+	if result.Stalled {
+		ro := w.Rollout
+		fmt.Fprintf(&b, "the rolling update stalls at group %d", result.StallGroup)
+		if result.StallGroup >= w.Replicas {
+			b.WriteString(", a surge group, which needs room beside the running groups before any of them is replaced")
+		}
+		if result.Reason != "" {
+			fmt.Fprintf(&b, ": %s", strings.TrimSuffix(result.Reason, "."))
+		}
+		fmt.Fprintf(&b, ". Played out round by round as the LeaderWorkerSet controller rolls %s/%s out (maxSurge %d, maxUnavailable %d, partition %d) on the cluster's %d nodes as they are now, "+
+			"%d of its %d groups of %d pod(s) would run the new template and %d the previous one when it stops; the apply would wait for its timeout",
+			w.Namespace, w.Name, ro.MaxSurge, ro.MaxUnavailable, ro.Partition, nodes, result.Updated, result.Groups, w.Size, result.Placeable-result.Updated)
+		if len(result.Unplaceable) > 0 {
+			b.WriteString(". Groups left without a node:")
+		}
+	} else {
+		fmt.Fprintf(&b, "kube-scheduler can place %d of the %d groups of %d pod(s) of %s/%s on the cluster's %d nodes as they are now",
+			result.Placeable, result.Groups, w.Size, w.Namespace, w.Name, nodes)
+		if w.Rollout != nil && w.Rollout.MaxSurge > 0 && w.Rollout.NewRevision {
+			fmt.Fprintf(&b, " (played out round by round with %d surge group(s) of the rolling update)", w.Rollout.MaxSurge)
+		}
+		b.WriteString(". The groups that cannot be placed would stay Pending and the apply would wait for its timeout:")
 	}
-	b.WriteString(". The groups that cannot be placed would stay Pending and the apply would wait for its timeout:")
 	for i, f := range result.Unplaceable {
 		if i == maxListedGroups {
 			fmt.Fprintf(&b, "\n  ... and %d more group(s)", len(result.Unplaceable)-maxListedGroups)
 			break
 		}
-		fmt.Fprintf(&b, "\n  group %d: %s", f.Group, f.Reason)
+		reason := f.Reason
+		if reason == "" {
+			reason = "not ready"
+		}
+		fmt.Fprintf(&b, "\n  group %d: %s", f.Group, reason)
 	}
 	return b.String()
 }

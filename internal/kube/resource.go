@@ -25,10 +25,11 @@ type Warning = kindrules.Warning
 // every kind lives here.
 type Kind struct {
 	*kindrules.Kind
-	// Placement returns what the placement preview places for the planned object (update: it
-	// exists already), each workload with the attribute its verdict is reported on. Nil for
+	// Placement returns what the placement preview places for the planned object, each workload
+	// with the attribute its verdict is reported on; prior is the object as it is now (the
+	// state), nil for a create, so an update is played out over the groups running now. Nil for
 	// kinds without pods.
-	Placement func(obj runtime.Object, update bool) []PlacementWorkload
+	Placement func(obj, prior runtime.Object) []PlacementWorkload
 	// Hooks customise the apply body, the plan and the waiting.
 	Hooks Hooks
 }

@@ -23,6 +23,11 @@ func WithExtendedResourceTolerations(w Workload) Workload {
 		addExtendedResourceTolerations(&worker.Spec)
 		w.Worker = &worker
 	}
+	if w.Rollout != nil {
+		ro := *w.Rollout
+		ro.Current = WithExtendedResourceTolerations(ro.Current)
+		w.Rollout = &ro
+	}
 	return w
 }
 

@@ -76,3 +76,50 @@ func TestBenchmarkFleetPlacesEveryGroup(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPreview20LWSUpdatesOver1000Nodes measures one plan of 20 rolling updates: each of the
+// fleet's LeaderWorkerSets runs its 4 groups of 4 pods on the snapshot and changes its template
+// (one more GPU per pod, maxSurge 1, maxUnavailable 1), played out round by round.
+func BenchmarkPreview20LWSUpdatesOver1000Nodes(b *testing.B) {
+	snapshot, workloads := benchmarkFleet()
+	for i, r := range PreviewAll(snapshot, workloads) {
+		w := workloads[i]
+		if r.Placeable != w.Replicas {
+			b.Fatalf("%s: the fleet does not fit before the update", w.Name)
+		}
+	}
+	// The running pods: the fleet placed as the preview placed it.
+	s := newState(snapshot, nil)
+	for _, w := range workloads {
+		previewOn(s, w, w.Replicas)
+	}
+	for _, n := range s.nodes {
+		for _, p := range n.pods {
+			if p.labels[lwsv1.SetNameLabelKey] == "" {
+				continue
+			}
+			snapshot.Pods = append(snapshot.Pods, corev1.Pod{
+				ObjectMeta: metav1.ObjectMeta{Namespace: p.namespace, Name: fmt.Sprintf("%s-%s-%s", p.labels[lwsv1.SetNameLabelKey],
+					p.labels[lwsv1.GroupIndexLabelKey], p.labels[lwsv1.WorkerIndexLabelKey]), Labels: p.labels},
+				Spec:   corev1.PodSpec{NodeName: n.node.Name, Containers: []corev1.Container{{Resources: gpuTemplate(p.req.amounts[len(p.req.amounts)-1].value).Spec.Containers[0].Resources}}},
+				Status: corev1.PodStatus{Phase: corev1.PodRunning},
+			})
+		}
+	}
+	updates := make([]Workload, len(workloads))
+	for i, w := range workloads {
+		u := w
+		u.Leader = *w.Leader.DeepCopy()
+		u.Leader.Spec.Containers[0].Resources = gpuTemplate(int64(2 + i%4)).Spec.Containers[0].Resources
+		u.Rollout = &Rollout{Current: w, NewRevision: true, MaxSurge: 1, MaxUnavailable: 1}
+		updates[i] = u
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		results := PreviewAll(snapshot, updates)
+		if len(results) != len(updates) {
+			b.Fatalf("got %d results", len(results))
+		}
+	}
+}

@@ -1,13 +1,41 @@
 package placement
 
 import (
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	lwsv1 "sigs.k8s.io/lws/api/leaderworkerset/v1"
 )
 
-// WorkloadFromLeaderWorkerSet is the workload a plan previews for a LeaderWorkerSet: update is true
-// when the object exists already, so its own pods free their room and the surge needs room.
-func WorkloadFromLeaderWorkerSet(lws *lwsv1.LeaderWorkerSet, update bool) Workload {
+// WorkloadFromLeaderWorkerSet is the workload a plan previews for a LeaderWorkerSet. current is
+// the object as it is now (the prior state), nil for a create: an update is then played out over
+// the groups running now (previewRollout). A rename is a replacement, previewed as a create.
+func WorkloadFromLeaderWorkerSet(lws, current *lwsv1.LeaderWorkerSet) Workload {
+	w := workloadOf(lws)
+	if current == nil || current.Name != lws.Name || current.Namespace != lws.Namespace {
+		return w
+	}
+	ro := &Rollout{Current: workloadOf(current), MaxUnavailable: 1}
+	// The revision covers spec.leaderWorkerTemplate and spec.networkConfig (getPatch in
+	// pkg/utils/revision/revision_utils.go, lws v0.9.0). The kind's wiring may decide it more
+	// precisely (defaults the webhook writes).
+	ro.NewRevision = !apiequality.Semantic.DeepEqual(lws.Spec.LeaderWorkerTemplate, current.Spec.LeaderWorkerTemplate) ||
+		!apiequality.Semantic.DeepEqual(lws.Spec.NetworkConfig, current.Spec.NetworkConfig)
+	if ru := lws.Spec.RolloutStrategy.RollingUpdateConfiguration; ru != nil {
+		ro.MaxSurge = maxSurge(ru.MaxSurge, w.Replicas)
+		// rollingUpdateParameters (pkg/controllers/leaderworkerset_controller.go, lws v0.9.0):
+		// maxUnavailable scaled by the replicas, rounded down.
+		if u, err := intstr.GetScaledValueFromIntOrPercent(&ru.MaxUnavailable, w.Replicas, false); err == nil {
+			ro.MaxUnavailable = max(u, 0)
+		}
+		if ru.Partition != nil {
+			ro.Partition = int(*ru.Partition)
+		}
+	}
+	w.Rollout = ro
+	return w
+}
+
+func workloadOf(lws *lwsv1.LeaderWorkerSet) Workload {
 	spec := lws.Spec
 	w := Workload{
 		Name:        lws.Name,
@@ -15,7 +43,6 @@ func WorkloadFromLeaderWorkerSet(lws *lwsv1.LeaderWorkerSet, update bool) Worklo
 		Replicas:    1,
 		Size:        1,
 		Annotations: lws.Annotations,
-		Update:      update,
 	}
 	if spec.Replicas != nil {
 		w.Replicas = int(*spec.Replicas)
@@ -31,9 +58,6 @@ func WorkloadFromLeaderWorkerSet(lws *lwsv1.LeaderWorkerSet, update bool) Worklo
 	}
 	if p := template.SubGroupPolicy; p != nil && p.SubGroupSize != nil {
 		w.SubGroupSize = int(*p.SubGroupSize)
-	}
-	if update && spec.RolloutStrategy.RollingUpdateConfiguration != nil {
-		w.MaxSurge = maxSurge(spec.RolloutStrategy.RollingUpdateConfiguration.MaxSurge, w.Replicas)
 	}
 	return w
 }

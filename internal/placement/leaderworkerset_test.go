@@ -22,9 +22,11 @@ func TestWorkloadFromLeaderWorkerSet(t *testing.T) {
 			RolloutStrategy: lwsv1.RolloutStrategy{RollingUpdateConfiguration: &lwsv1.RollingUpdateConfiguration{MaxSurge: intstr.FromString("30%")}},
 		},
 	}
-	w := WorkloadFromLeaderWorkerSet(lws, true)
-	if w.Replicas != 5 || w.Size != 4 || w.SubGroupSize != 2 || w.MaxSurge != 2 || !w.Update {
-		t.Errorf("got replicas %d size %d subgroup %d surge %d update %v; want 5 4 2 2 true", w.Replicas, w.Size, w.SubGroupSize, w.MaxSurge, w.Update)
+	current := lws.DeepCopy()
+	current.Spec.LeaderWorkerTemplate.WorkerTemplate = gpuTemplate(4)
+	w := WorkloadFromLeaderWorkerSet(lws, current)
+	if w.Replicas != 5 || w.Size != 4 || w.SubGroupSize != 2 || w.Rollout == nil || w.Rollout.MaxSurge != 2 || !w.Rollout.NewRevision {
+		t.Errorf("got replicas %d size %d subgroup %d rollout %+v; want 5 4 2, surge 2, a new revision", w.Replicas, w.Size, w.SubGroupSize, w.Rollout)
 	}
 	if w.Leader.Spec.Containers[0].Resources.Requests.Name(gpu, "").Value() != 0 || w.Worker.Spec.Containers[0].Resources.Requests.Name(gpu, "").Value() != 8 {
 		t.Errorf("leader and worker templates swapped: %+v", w)
@@ -32,11 +34,11 @@ func TestWorkloadFromLeaderWorkerSet(t *testing.T) {
 	if w.Annotations[lwsv1.ExclusiveKeyAnnotationKey] != "rack" {
 		t.Errorf("annotations lost: %v", w.Annotations)
 	}
-	if created := WorkloadFromLeaderWorkerSet(lws, false); created.MaxSurge != 0 {
-		t.Errorf("a new object has no surge, got %d", created.MaxSurge)
+	if created := WorkloadFromLeaderWorkerSet(lws, nil); created.Rollout != nil {
+		t.Errorf("a new object has no rollout, got %+v", created.Rollout)
 	}
 	var nothing corev1.PodTemplateSpec
-	if d := WorkloadFromLeaderWorkerSet(&lwsv1.LeaderWorkerSet{Spec: lwsv1.LeaderWorkerSetSpec{LeaderWorkerTemplate: lwsv1.LeaderWorkerTemplate{WorkerTemplate: nothing}}}, false); d.Replicas != 1 || d.Size != 1 {
+	if d := WorkloadFromLeaderWorkerSet(&lwsv1.LeaderWorkerSet{Spec: lwsv1.LeaderWorkerSetSpec{LeaderWorkerTemplate: lwsv1.LeaderWorkerTemplate{WorkerTemplate: nothing}}}, nil); d.Replicas != 1 || d.Size != 1 {
 		t.Errorf("defaults: got %d x %d, want 1 x 1", d.Replicas, d.Size)
 	}
 }

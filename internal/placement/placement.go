@@ -15,11 +15,15 @@
 //   - Pod affinity terms select pods in the pod's namespace or the listed namespaces; a
 //     namespaceSelector is not evaluated. Volumes, ports and DRA claims are not checked.
 //   - The reason is FitError.Error() without the preemption sentence the scheduler appends.
+//   - An update is played out round by round as the LWS v0.9.0 controller rolls it (rollout.go),
+//     from the object's groups running in the snapshot taken as a finished rollout; a freed room
+//     goes to pods already waiting before the pods a round creates.
 package placement
 
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -27,6 +31,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	resourcehelper "k8s.io/component-helpers/resource"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+	lwsv1 "sigs.k8s.io/lws/api/leaderworkerset/v1"
 )
 
 // Scheduler reasons, as in kube-scheduler v1.37.2 pkg/scheduler/framework/plugins.
@@ -62,6 +67,12 @@ type Result struct {
 	Reason string
 	// Unplaceable lists every group that cannot be placed, in index order.
 	Unplaceable []GroupFailure
+	// For an update (Workload.Rollout): Updated counts the groups below replicas that run the new
+	// template once the rollout settles; Stalled says that a rolling update cannot finish, and
+	// StallGroup is the group it waits for (FirstUnplaceable and Reason are that group's).
+	Updated    int
+	Stalled    bool
+	StallGroup int
 }
 
 // GroupFailure is a group that cannot be placed and the scheduler's message for the first of its
@@ -93,6 +104,7 @@ type simPod struct {
 	// anti-affinity)
 	antiAffinity []affinityTerm
 	node         *simNode
+	req          podRequest // what it takes from its node, given back by unbind
 }
 
 // state is the simulated cluster: nodes sorted by name and every pod on them.
@@ -103,6 +115,9 @@ type state struct {
 	withAntiAff []*simPod
 	allPods     []*simPod
 	numAllNodes int
+	// owned are the bound pods of the workloads being updated, by workload key and group index
+	// (newState's claim): their room is given back group by group as the rollout replaces them.
+	owned map[string]map[int][]*simPod
 }
 
 // Defaults the scheduler gives pods without cpu or memory requests when scoring
@@ -112,8 +127,11 @@ const (
 	defaultMemoryRequest   = 200 * 1024 * 1024
 )
 
-func newState(snapshot Snapshot, skipPod func(*corev1.Pod) bool) *state {
-	s := &state{index: resourceIndex{}, numAllNodes: len(snapshot.Nodes)}
+// newState builds the simulated cluster. claim, when set, names the workload a bound pod belongs
+// to ("" for none): such a pod is bound like any other and also recorded in owned under its group
+// index label.
+func newState(snapshot Snapshot, claim func(*corev1.Pod) string) *state {
+	s := &state{index: resourceIndex{}, numAllNodes: len(snapshot.Nodes), owned: map[string]map[int][]*simPod{}}
 	byName := make(map[string]*simNode, len(snapshot.Nodes))
 	for i := range snapshot.Nodes {
 		node := &snapshot.Nodes[i]
@@ -137,14 +155,25 @@ func newState(snapshot Snapshot, skipPod func(*corev1.Pod) bool) *state {
 		if pod.Spec.NodeName == "" || pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
 			continue
 		}
-		if skipPod != nil && skipPod(pod) {
-			continue
-		}
 		n, ok := byName[pod.Spec.NodeName]
 		if !ok {
 			continue
 		}
-		s.bind(s.newSimPod(pod), s.requests(pod), n)
+		p := s.newSimPod(pod)
+		s.bind(p, s.requests(pod), n)
+		if claim == nil {
+			continue
+		}
+		if key := claim(pod); key != "" {
+			group, err := strconv.Atoi(pod.Labels[lwsv1.GroupIndexLabelKey])
+			if err != nil || group < 0 {
+				continue
+			}
+			if s.owned[key] == nil {
+				s.owned[key] = map[int][]*simPod{}
+			}
+			s.owned[key][group] = append(s.owned[key][group], p)
+		}
 	}
 	return s
 }
@@ -230,15 +259,45 @@ func (s *state) bind(p *simPod, req podRequest, n *simNode) {
 	n.podCount++
 	n.pods = append(n.pods, p)
 	p.node = n
+	p.req = req
 	s.allPods = append(s.allPods, p)
 	if len(p.antiAffinity) > 0 {
 		s.withAntiAff = append(s.withAntiAff, p)
 	}
 }
 
-// schedule finds a node for pod as one scheduling cycle would, binds it, and returns the node,
-// or nil and the FitError message.
-func (s *state) schedule(pod *corev1.Pod) (*simNode, string) {
+// unbind gives a bound pod's room back, as the scheduler's cache does when the pod is deleted.
+func (s *state) unbind(p *simPod) {
+	n := p.node
+	if n == nil {
+		return
+	}
+	for _, a := range p.req.amounts {
+		n.requested[a.index] -= a.value
+	}
+	n.nonZeroCPU -= p.req.nonZeroCPU
+	n.nonZeroMem -= p.req.nonZeroMem
+	n.podCount--
+	n.pods = without(n.pods, p)
+	s.allPods = without(s.allPods, p)
+	if len(p.antiAffinity) > 0 {
+		s.withAntiAff = without(s.withAntiAff, p)
+	}
+	p.node = nil
+}
+
+func without(pods []*simPod, p *simPod) []*simPod {
+	for i, q := range pods {
+		if q == p {
+			return append(pods[:i], pods[i+1:]...)
+		}
+	}
+	return pods
+}
+
+// schedule finds a node for pod as one scheduling cycle would, binds it, and returns the bound
+// pod, or nil and the FitError message.
+func (s *state) schedule(pod *corev1.Pod) (*simPod, string) {
 	req := s.requests(pod)
 	pf := s.preFilter(pod)
 	reasons := map[string]int{}
@@ -261,7 +320,7 @@ func (s *state) schedule(pod *corev1.Pod) (*simNode, string) {
 	}
 	p := s.newSimPod(pod)
 	s.bind(p, req, best)
-	return best, ""
+	return p, ""
 }
 
 // fitErrorMessage ports FitError.Error() (pkg/scheduler/framework/types.go, v1.37.2): each reason

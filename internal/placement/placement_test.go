@@ -191,20 +191,6 @@ func TestPreview(t *testing.T) {
 			reason: "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.",
 		},
 		{
-			name: "an update frees the object's own pods and needs room for the surge",
-			snapshot: Snapshot{Nodes: nodes(3, "gpu", 8), Pods: []corev1.Pod{
-				runningPod("vllm-0", "gpu-0", 8, map[string]string{lwsv1.SetNameLabelKey: "vllm"}),
-				runningPod("vllm-1", "gpu-1", 8, map[string]string{lwsv1.SetNameLabelKey: "vllm"}),
-			}},
-			workload: func() Workload {
-				w := lws(2, 1, gpuTemplate(8))
-				w.Update, w.MaxSurge = true, 2
-				return w
-			}(),
-			placeable: 3, first: 3,
-			reason: "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.",
-		},
-		{
 			name:      "an init container's request counts when larger than the containers'",
 			snapshot:  Snapshot{Nodes: nodes(1, "small", 4)},
 			workload:  lws(1, 1, withInit),

@@ -24,45 +24,48 @@ type Workload struct {
 	Leader       corev1.PodTemplateSpec
 	// Worker is the worker template; the leader template is used when it is nil.
 	Worker *corev1.PodTemplateSpec
-	// Update marks a change to an existing object: its own pods (label leaderworkerset.sigs.k8s.io/name)
-	// free their room, and MaxSurge extra groups must fit alongside.
-	Update   bool
-	MaxSurge int
+	// Rollout is set for an update of an existing object: how the controller goes from the groups
+	// running now to this workload. Nil for a create.
+	Rollout *Rollout
 }
 
+// key names the workload among the snapshot's pods.
+func (w Workload) key() string { return w.Namespace + "/" + w.Name }
+
 // Preview places the workload's groups on the snapshot, the leaders in index order then each
-// group's workers, and counts the groups whose every pod found a node. Pods of a group that fails still take
-// their room, as the scheduler binds them without gang semantics.
+// group's workers, and counts the groups whose every pod found a node. Pods of a group that fails
+// still take their room, as the scheduler binds them without gang semantics. An update is played
+// out round by round as the controller rolls it out (previewRollout).
 func Preview(snapshot Snapshot, w Workload) Result {
-	var skip func(*corev1.Pod) bool
-	groups := w.Replicas
-	if w.Update {
-		skip = func(p *corev1.Pod) bool {
-			return p.Namespace == w.Namespace && p.Labels[lwsv1.SetNameLabelKey] == w.Name
-		}
-		groups += w.MaxSurge
-	}
-	return previewOn(newState(snapshot, skip), w, groups)
+	return PreviewAll(snapshot, []Workload{w})[0]
 }
 
 // PreviewAll previews several workloads in order on one snapshot, each seeing the room the earlier
 // ones took, as one plan's resources would be applied together.
 func PreviewAll(snapshot Snapshot, workloads []Workload) []Result {
-	s := newState(snapshot, func(p *corev1.Pod) bool {
-		for _, w := range workloads {
-			if w.Update && p.Namespace == w.Namespace && p.Labels[lwsv1.SetNameLabelKey] == w.Name {
-				return true
-			}
+	updates := map[string]bool{}
+	for _, w := range workloads {
+		if w.Rollout != nil {
+			updates[w.key()] = true
 		}
-		return false
-	})
+	}
+	var claim func(*corev1.Pod) string
+	if len(updates) > 0 {
+		claim = func(p *corev1.Pod) string {
+			if name := p.Labels[lwsv1.SetNameLabelKey]; name != "" && updates[p.Namespace+"/"+name] {
+				return p.Namespace + "/" + name
+			}
+			return ""
+		}
+	}
+	s := newState(snapshot, claim)
 	results := make([]Result, len(workloads))
 	for i, w := range workloads {
-		groups := w.Replicas
-		if w.Update {
-			groups += w.MaxSurge
+		if w.Rollout != nil {
+			results[i] = previewRollout(s, w)
+			continue
 		}
-		results[i] = previewOn(s, w, groups)
+		results[i] = previewOn(s, w, w.Replicas)
 	}
 	return results
 }
@@ -75,13 +78,13 @@ func PreviewAll(snapshot Snapshot, workloads []Workload) []Result {
 func previewOn(s *state, w Workload, groups int) Result {
 	result := Result{Groups: groups, FirstUnplaceable: -1}
 	exclusiveKey := w.Annotations[lwsv1.ExclusiveKeyAnnotationKey]
-	leaderNodes := make([]*simNode, groups)
+	leaders := make([]*simPod, groups)
 	reasons := make([]string, groups)
 	for g := 0; g < groups; g++ {
-		leaderNodes[g], reasons[g] = s.schedule(groupPod(w, g, 0))
+		leaders[g], reasons[g] = s.schedule(groupPod(w, g, 0))
 	}
 	for g := 0; g < groups; g++ {
-		placed := leaderNodes[g] != nil
+		placed := leaders[g] != nil
 		// With exclusive placement the worker StatefulSet waits for the leader to be scheduled.
 		if placed || exclusiveKey == "" {
 			for i := 1; i < w.Size; i++ {
@@ -92,9 +95,9 @@ func previewOn(s *state, w Workload, groups int) Result {
 					if worker.Spec.NodeSelector == nil {
 						worker.Spec.NodeSelector = map[string]string{}
 					}
-					worker.Spec.NodeSelector[exclusiveKey] = leaderNodes[g].node.Labels[exclusiveKey]
+					worker.Spec.NodeSelector[exclusiveKey] = leaders[g].node.node.Labels[exclusiveKey]
 				}
-				if node, reason := s.schedule(worker); node == nil && placed {
+				if p, reason := s.schedule(worker); p == nil && placed {
 					placed, reasons[g] = false, reason
 				}
 			}
