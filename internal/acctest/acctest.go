@@ -289,6 +289,19 @@ func FirstOfEachKindOnly(t testing.TB, subject string) {
 	}
 }
 
+// SameCLIPathAs skips, in every run but the first (EnvCLIs), a test of one kind whose CLI part
+// is the same as that of another kind's test, which runs under the other CLIs (named by
+// coveredBy). The provider's engine (server-side apply, field ownership, the checks before a
+// create) is one for all kinds, and what a CLI adds (carrying state and private data from plan
+// to apply, showing warnings and errors) does not depend on the kind; under the first CLI each
+// kind still runs the whole test against the real API server.
+func SameCLIPathAs(t testing.TB, coveredBy string) {
+	t.Helper()
+	if !IsFirstCLI() && !smokeRun.Load() {
+		t.Skip("its CLI part is " + coveredBy + "'s, which runs under this CLI; the whole test ran under the first CLI of " + EnvCLIs)
+	}
+}
+
 // smokeRun is whether the current run of EnvCLIs has a -run pattern of its own.
 var smokeRun atomic.Bool
 

@@ -16,7 +16,7 @@ import (
 // when the configuration drops them; the plan names Helm and the next plan is empty. (Role
 // template labels are compared key by key like the rest of the template: TestPlanHandover.)
 func TestAccDisaggregatedSet_coOwnedKeyRemoved(t *testing.T) {
-	acctest.FirstOfEachKindOnly(t, "the API server's field ownership")
+	acctest.SameCLIPathAs(t, "TestAccLeaderWorkerSet_coOwnedKeyRemoved")
 	name := "acc-pd-coowned"
 	ds := acctest.Cluster(t).Dynamic().Resource(disaggregatedset.Kind.GVR()).Namespace("default")
 	cfg := acctest.ProviderConfig(t) + pair(name, "vllm/vllm-openai:v0.11.0", 1)

@@ -254,11 +254,12 @@ func (w *workdir) mustSucceed(ctx context.Context, args ...string) result {
 	r := w.run(ctx, args...)
 	w.checkNoPanic(r)
 	if r.code != 0 {
-		extra := ""
+		// The cluster's state first and the failed run last: a CI log shown by its tail then
+		// still shows what failed.
 		if w.diagnose != nil {
-			extra = "\n--- the cluster ---\n" + w.diagnose()
+			w.t.Logf("--- the cluster ---\n%s", w.diagnose())
 		}
-		w.t.Fatalf("want success:\n%s%s", r, extra)
+		w.t.Fatalf("want success:\n%s", r)
 	}
 	return r
 }

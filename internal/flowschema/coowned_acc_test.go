@@ -15,7 +15,7 @@ import (
 // which another tool also set, are removed from the flow schema when the configuration drops
 // them; the plan names the co-owner and the next plan is empty.
 func TestAccFlowSchema_coOwnedKeyRemoved(t *testing.T) {
-	acctest.FirstOfEachKindOnly(t, "the API server's field ownership")
+	acctest.SameCLIPathAs(t, "TestAccLeaderWorkerSet_coOwnedKeyRemoved")
 	c := acctest.Cluster(t)
 	fss := c.Dynamic().Resource(flowschema.Kind.GVR())
 	name := "acc-fs-coowned"

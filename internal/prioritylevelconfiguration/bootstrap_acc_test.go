@@ -70,6 +70,7 @@ resource "kubeinfer_priority_level_configuration" "workload_low" {
 // The generic resource reads the object before creating it: a bootstrap level, which the API
 // server created at startup, is reported with the import command instead of being taken over.
 func TestAccPriorityLevelConfiguration_bootstrapCreateFails(t *testing.T) {
+	acctest.SameCLIPathAs(t, "TestAccLeaderWorkerSet_sameNameOtherConfiguration")
 	acctest.Cluster(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
@@ -83,6 +84,7 @@ func TestAccPriorityLevelConfiguration_bootstrapCreateFails(t *testing.T) {
 // A level of one's own annotated autoupdate-spec "true" would be deleted by the API server: the
 // plan fails.
 func TestAccPriorityLevelConfiguration_autoupdateOnUserLevelFails(t *testing.T) {
+	acctest.SameCLIPathAs(t, "TestAccPriorityLevelConfiguration_planTimeErrors")
 	acctest.Cluster(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,

@@ -28,7 +28,7 @@ func withMetadata(cfg, meta string) string {
 // a plain update) also set, are removed from the level when the configuration drops them; the
 // plan names the co-owner and the next plan is empty.
 func TestAccPriorityLevelConfiguration_coOwnedKeyRemoved(t *testing.T) {
-	acctest.FirstOfEachKindOnly(t, "the API server's field ownership")
+	acctest.SameCLIPathAs(t, "TestAccLeaderWorkerSet_coOwnedKeyRemoved")
 	c := acctest.Cluster(t)
 	plcs := c.Dynamic().Resource(prioritylevelconfiguration.Kind.GVR())
 	name := "acc-plc-coowned"
@@ -53,7 +53,7 @@ func TestAccPriorityLevelConfiguration_coOwnedKeyRemoved(t *testing.T) {
 // the plan warns that another configuration applied it last; after this configuration's
 // apply, the other configuration's plan warns in turn and shows the change it would set back.
 func TestAccPriorityLevelConfiguration_twoConfigurations(t *testing.T) {
-	acctest.FirstOfEachKindOnly(t, "two configurations of one object")
+	acctest.SameCLIPathAs(t, "TestAccLeaderWorkerSet_sameNameOtherConfiguration")
 	c := acctest.Cluster(t)
 	plcs := c.Dynamic().Resource(prioritylevelconfiguration.Kind.GVR())
 	name := "acc-plc-two-configurations"
