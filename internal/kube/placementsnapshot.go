@@ -52,12 +52,13 @@ func (d *ProviderData) PlacementSnapshot(ctx context.Context) (placement.Snapsho
 	return d.placement.snapshot, d.placement.err
 }
 
-// loadPlacementSnapshot lists the nodes and the pods bound to a node that are not terminated:
-// the pods whose requests count against a node, as the scheduler's pod informer selects them
-// (status.phase!=Succeeded,status.phase!=Failed in pkg/scheduler/scheduler.go
-// newPodInformer, kubernetes v1.37.2), and of those only the assigned ones (spec.nodeName set).
-// One request each, without paging, so that a plan costs two requests whatever its size; in
-// protobuf, the encoding the API server answers fastest and the client decodes fastest.
+// loadPlacementSnapshot lists the nodes and the pods that are not terminated, as the scheduler's
+// pod informer selects them (status.phase!=Succeeded,status.phase!=Failed in
+// pkg/scheduler/scheduler.go newPodInformer, kubernetes v1.37.2): the assigned ones take room on
+// their nodes; of those waiting for a node, the preview keeps the updated objects' own, which the
+// scheduler tries ahead of the pods a rollout creates. One request each, without paging, so that a
+// plan costs two requests whatever its size; in protobuf, the encoding the API server answers
+// fastest and the client decodes fastest.
 func loadPlacementSnapshot(ctx context.Context, client *kubeclient.Client) (placement.Snapshot, error) {
 	if client == nil {
 		return placement.Snapshot{}, errors.New("the provider is not configured")
@@ -76,7 +77,6 @@ func loadPlacementSnapshot(ctx context.Context, client *kubeclient.Client) (plac
 		return placement.Snapshot{}, listError("nodes", err)
 	}
 	selector := fields.AndSelectors(
-		fields.OneTermNotEqualSelector("spec.nodeName", ""),
 		fields.OneTermNotEqualSelector("status.phase", string(corev1.PodSucceeded)),
 		fields.OneTermNotEqualSelector("status.phase", string(corev1.PodFailed)),
 	).String()

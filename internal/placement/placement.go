@@ -17,7 +17,8 @@
 //   - The reason is FitError.Error() without the preemption sentence the scheduler appends.
 //   - An update is played out round by round as the LWS v0.9.0 controller rolls it (rollout.go),
 //     from the object's groups running in the snapshot taken as a finished rollout; a freed room
-//     goes to pods already waiting before the pods a round creates.
+//     goes to pods already waiting (the object's pods that waited when the snapshot was taken
+//     first, whole groups at a time) before the pods a round creates.
 package placement
 
 import (
@@ -118,6 +119,9 @@ type state struct {
 	// owned are the bound pods of the workloads being updated, by workload key and group index
 	// (newState's claim): their room is given back group by group as the rollout replaces them.
 	owned map[string]map[int][]*simPod
+	// ownedWaiting are the pods of those workloads that wait for a node, by workload key and group
+	// index: the scheduler keeps trying them, ahead of the pods the rollout creates.
+	ownedWaiting map[string]map[int][]*corev1.Pod
 }
 
 // Defaults the scheduler gives pods without cpu or memory requests when scoring
@@ -127,11 +131,13 @@ const (
 	defaultMemoryRequest   = 200 * 1024 * 1024
 )
 
-// newState builds the simulated cluster. claim, when set, names the workload a bound pod belongs
-// to ("" for none): such a pod is bound like any other and also recorded in owned under its group
-// index label.
+// newState builds the simulated cluster. claim, when set, names the workload a pod belongs to
+// ("" for none): such a pod, when bound, is bound like any other and also recorded in owned under
+// its group index label; when it waits for a node, it is recorded in ownedWaiting. Other pods that
+// wait for a node take no room and are left out.
 func newState(snapshot Snapshot, claim func(*corev1.Pod) string) *state {
-	s := &state{index: resourceIndex{}, numAllNodes: len(snapshot.Nodes), owned: map[string]map[int][]*simPod{}}
+	s := &state{index: resourceIndex{}, numAllNodes: len(snapshot.Nodes), owned: map[string]map[int][]*simPod{},
+		ownedWaiting: map[string]map[int][]*corev1.Pod{}}
 	byName := make(map[string]*simNode, len(snapshot.Nodes))
 	for i := range snapshot.Nodes {
 		node := &snapshot.Nodes[i]
@@ -152,7 +158,11 @@ func newState(snapshot Snapshot, claim func(*corev1.Pod) string) *state {
 	sort.Slice(s.nodes, func(i, j int) bool { return s.nodes[i].node.Name < s.nodes[j].node.Name })
 	for i := range snapshot.Pods {
 		pod := &snapshot.Pods[i]
-		if pod.Spec.NodeName == "" || pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
+		if pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
+			continue
+		}
+		if pod.Spec.NodeName == "" {
+			s.recordWaiting(pod, claim)
 			continue
 		}
 		n, ok := byName[pod.Spec.NodeName]
@@ -176,6 +186,23 @@ func newState(snapshot Snapshot, claim func(*corev1.Pod) string) *state {
 		}
 	}
 	return s
+}
+
+// recordWaiting records a pod that waits for a node when it belongs to a workload being updated
+// (claim) and is not being deleted.
+func (s *state) recordWaiting(pod *corev1.Pod, claim func(*corev1.Pod) string) {
+	if claim == nil || pod.DeletionTimestamp != nil {
+		return
+	}
+	key := claim(pod)
+	group, err := strconv.Atoi(pod.Labels[lwsv1.GroupIndexLabelKey])
+	if key == "" || err != nil || group < 0 {
+		return
+	}
+	if s.ownedWaiting[key] == nil {
+		s.ownedWaiting[key] = map[int][]*corev1.Pod{}
+	}
+	s.ownedWaiting[key][group] = append(s.ownedWaiting[key][group], pod)
 }
 
 func (n *simNode) grow(size int) {

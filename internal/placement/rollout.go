@@ -1,6 +1,9 @@
 package placement
 
 import (
+	"sort"
+	"strconv"
+
 	corev1 "k8s.io/api/core/v1"
 	lwsv1 "sigs.k8s.io/lws/api/leaderworkerset/v1"
 )
@@ -125,7 +128,9 @@ type simGroup struct {
 	bound   []*simPod
 	leader  *simPod
 	waiting []*corev1.Pod // created, not bound yet, leader first
-	reason  string        // the scheduler's message for the last pod of the group that found no node
+	// carried: the group's waiting pods were waiting before the update (keepWaiting)
+	carried bool
+	reason  string // the scheduler's message for the last pod of the group that found no node
 }
 
 func (g *simGroup) ready() bool { return g != nil && len(g.waiting) == 0 && len(g.bound) >= g.want }
@@ -151,7 +156,8 @@ type rolloutSim struct {
 // pods are created.
 //
 // Approximations: the groups running now are taken as a finished rollout (partition 0) of the
-// prior state; pods already waiting are retried before the pods a round creates (the scheduling
+// prior state; the object's pods that waited for a node in the snapshot are tried first, then
+// pods already waiting are retried before the pods a round creates (the scheduling
 // queue orders by the time a pod was last queued, but the order of a freed room's claimants is a
 // race); a bound pod is Ready at once (KWOK) and no group fails after it is placed.
 func previewRollout(s *state, w Workload) Result {
@@ -166,6 +172,7 @@ func previewRollout(s *state, w Workload) Result {
 		sim.view.stsReplicas = max(sim.view.stsReplicas, g+1)
 	}
 	sim.groups = make([]*simGroup, sim.view.stsReplicas)
+	waiting := s.ownedWaiting[w.key()]
 	for g := range sim.groups {
 		grp := &simGroup{index: g, updated: !ro.NewRevision, want: cur.Size, bound: owned[g]}
 		for _, p := range grp.bound {
@@ -174,6 +181,7 @@ func previewRollout(s *state, w Workload) Result {
 			}
 		}
 		sim.groups[g] = grp
+		sim.keepWaiting(grp, waiting[g])
 	}
 	limit := 4*(len(sim.groups)+w.Replicas+ro.MaxSurge) + 8
 	for round := 0; round < limit; round++ {
@@ -186,6 +194,41 @@ func previewRollout(s *state, w Workload) Result {
 		}
 	}
 	return sim.result()
+}
+
+// keepWaiting gives a running group the pods of it that wait for a node now, and the workers its
+// controller creates once the leader is there (with exclusive placement the worker StatefulSet
+// waits for the leader to be scheduled). They wait ahead of every pod the rollout creates, as they
+// entered the scheduling queue first. A group with no pod at all is left as it is: its leader is
+// unavailable, so the rollout replaces it first.
+func (sim *rolloutSim) keepWaiting(grp *simGroup, pods []*corev1.Pod) {
+	if len(grp.bound) == 0 && len(pods) == 0 {
+		return
+	}
+	have := map[string]bool{}
+	for _, p := range grp.bound {
+		have[p.labels[lwsv1.WorkerIndexLabelKey]] = true
+	}
+	for _, p := range pods {
+		have[p.Labels[lwsv1.WorkerIndexLabelKey]] = true
+	}
+	cur := sim.ro.Current
+	cur.Name, cur.Namespace = sim.w.Name, sim.w.Namespace
+	for i := 0; i < cur.Size; i++ {
+		if !have[strconv.Itoa(i)] {
+			pods = append(pods, groupPod(cur, grp.index, i))
+		}
+	}
+	if len(pods) == 0 {
+		return
+	}
+	sort.SliceStable(pods, func(i, j int) bool {
+		a, _ := strconv.Atoi(pods[i].Labels[lwsv1.WorkerIndexLabelKey])
+		b, _ := strconv.Atoi(pods[j].Labels[lwsv1.WorkerIndexLabelKey])
+		return a < b
+	})
+	grp.waiting, grp.carried = pods, true
+	sim.queue = append(sim.queue, grp)
 }
 
 func (sim *rolloutSim) states() []replicaState {
@@ -309,7 +352,7 @@ func (sim *rolloutSim) scheduleWaiting() bool {
 		placed = true
 		return true
 	}
-	for _, grp := range queue {
+	tryLeader := func(grp *simGroup) {
 		if grp.leader == nil && len(grp.waiting) > 0 && grp.waiting[0].Labels[lwsv1.WorkerIndexLabelKey] == "0" {
 			if try(grp, grp.waiting[0]) {
 				grp.leader = grp.bound[len(grp.bound)-1]
@@ -317,9 +360,9 @@ func (sim *rolloutSim) scheduleWaiting() bool {
 			}
 		}
 	}
-	for _, grp := range queue {
+	tryWorkers := func(grp *simGroup) {
 		if exclusiveKey != "" && grp.leader == nil {
-			continue // the worker StatefulSet waits for the leader to be scheduled
+			return // the worker StatefulSet waits for the leader to be scheduled
 		}
 		var still []*corev1.Pod
 		for _, pod := range grp.waiting {
@@ -339,6 +382,20 @@ func (sim *rolloutSim) scheduleWaiting() bool {
 			}
 		}
 		grp.waiting = still
+	}
+	// The pods that waited before the update come first, each group's leader then its workers:
+	// they are ahead in the scheduling queue of every pod the rollout creates.
+	for _, grp := range queue {
+		if grp.carried {
+			tryLeader(grp)
+			tryWorkers(grp)
+		}
+	}
+	for _, grp := range queue {
+		tryLeader(grp)
+	}
+	for _, grp := range queue {
+		tryWorkers(grp)
 	}
 	sim.queue = queue
 	return placed

@@ -84,6 +84,31 @@ func TestPreviewRollout(t *testing.T) {
 	}
 }
 
+// TestPreviewRolloutKeepsWaitingPods: three groups of a leader and a worker of 8 GPUs on four
+// 8-GPU nodes, of which only group 0 is whole; the workers of groups 1 and 2 wait for a node. An
+// image change replaces group 2 first, and the room its leader frees goes to group 1's worker,
+// which has waited longest, not to the new group 2: group 1 becomes whole on the old template
+// and the update stalls at group 2. Without the waiting pods in the snapshot the preview would
+// give that room to the new leader.
+func TestPreviewRolloutKeepsWaitingPods(t *testing.T) {
+	pod := func(g, i int, node string) corev1.Pod {
+		return runningPod(fmt.Sprintf("vllm-%d-%d", g, i), node, 8, map[string]string{
+			lwsv1.SetNameLabelKey: "vllm", lwsv1.GroupIndexLabelKey: strconv.Itoa(g), lwsv1.WorkerIndexLabelKey: strconv.Itoa(i),
+		})
+	}
+	snapshot := Snapshot{Nodes: nodes(4, "gpu", 8), Pods: []corev1.Pod{
+		pod(0, 0, "gpu-0"), pod(1, 0, "gpu-1"), pod(2, 0, "gpu-2"), pod(0, 1, "gpu-3"),
+		pod(1, 1, ""), pod(2, 1, ""),
+	}}
+	w := lws(3, 2, gpuTemplate(8))
+	w.Leader.Spec.Containers[0].Image = "vllm:new"
+	w.Rollout = &Rollout{Current: lws(3, 2, gpuTemplate(8)), NewRevision: true, MaxUnavailable: 1}
+	got := Preview(snapshot, w)
+	if got.Placeable != 2 || got.Updated != 0 || !got.Stalled || got.StallGroup != 2 {
+		t.Errorf("got placeable %d updated %d stalled %v at %d (%+v); want 2 0 true at 2", got.Placeable, got.Updated, got.Stalled, got.StallGroup, got.Unplaceable)
+	}
+}
+
 // The round model against the controller's own arithmetic: a fresh rolling update of 4 groups
 // with maxSurge 1 bursts to 5 groups and holds the partition at 4 (Case 2), then steps
 // maxUnavailable + maxSurge groups (Case 5).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,6 +90,7 @@ func retag(sc *scenario) {
 		p.Name, p.Namespace, p.Spec.NodeName = rename(p.Name), sc.id, rename(p.Spec.NodeName)
 	}
 	sc.workload.Namespace = sc.id
+	sc.summary = rename(sc.summary)
 	t := &sc.workload.Leader
 	for k, v := range t.Labels {
 		t.Labels[k] = rename(v)
@@ -125,7 +127,12 @@ func TestPlacementPreviewUpdateAgreesWithScheduler(t *testing.T) {
 	n := updateScenarioCount(t)
 	agreements, stalls := 0, 0
 	var disagreements []string
-	for i := 0; i < n; i++ {
+	first := 0
+	if v := os.Getenv("KUBEINFER_PLACEMENT_UPDATE_FROM"); v != "" {
+		// To rerun one scenario: KUBEINFER_PLACEMENT_UPDATE_FROM=7 KUBEINFER_PLACEMENT_UPDATE_SCENARIOS=1.
+		first, _ = strconv.Atoi(v)
+	}
+	for i := first; i < first+n; i++ {
 		u := generateUpdate(20261206, i)
 		got, err := runUpdateScenario(t, cs, cluster, u)
 		if err != nil {
@@ -141,8 +148,8 @@ func TestPlacementPreviewUpdateAgreesWithScheduler(t *testing.T) {
 			agreements++
 			continue
 		}
-		disagreements = append(disagreements, fmt.Sprintf("%s: preview placed %d updated %d, cluster placed %d updated %d (%s) preview reason %q",
-			u.id, p.Placeable, p.Updated, got.placed, got.updated, u.summary, p.Reason))
+		disagreements = append(disagreements, fmt.Sprintf("%s: preview placed %d updated %d, cluster placed %d updated %d (%s) preview reason %q; pods before the change: %s; after: %s",
+			u.id, p.Placeable, p.Updated, got.placed, got.updated, u.summary, p.Reason, got.podsBefore, got.podsAfter))
 	}
 	acctest.Report(t, "placement update differential: %d scenarios (%d previewed as stalling), %d agreements, %d disagreements",
 		n, stalls, agreements, len(disagreements))
@@ -154,6 +161,9 @@ func TestPlacementPreviewUpdateAgreesWithScheduler(t *testing.T) {
 type updateOutcome struct {
 	preview                 placement.Result
 	before, placed, updated int
+	// podsBefore and podsAfter are the LeaderWorkerSet's pods (name@node, @- when waiting), for a
+	// disagreement's report.
+	podsBefore, podsAfter string
 }
 
 // runUpdateScenario creates the scenario, lets it settle, previews the change from what is on the
@@ -228,6 +238,7 @@ func runUpdateScenario(t *testing.T, cs kubernetes.Interface, cluster *acctest.T
 		return out, err
 	}
 	out.preview = placement.Preview(snapshot, placement.WorkloadFromLeaderWorkerSet(changed, &current))
+	out.podsBefore = podPlaces(snapshot.Pods)
 
 	next, err := runtime.DefaultUnstructuredConverter.ToUnstructured(changed)
 	if err != nil {
@@ -238,7 +249,27 @@ func runUpdateScenario(t *testing.T, cs kubernetes.Interface, cluster *acctest.T
 		return out, fmt.Errorf("the change: %w", err)
 	}
 	out.placed, out.updated, err = waitRolloutSettled(ctx, cs, u)
+	if after, listErr := cs.CoreV1().Pods(sc.id).List(ctx, metav1.ListOptions{}); listErr == nil {
+		out.podsAfter = podPlaces(after.Items)
+	}
 	return out, err
+}
+
+// podPlaces lists the LeaderWorkerSet's pods as name@node (@- when waiting) with their GPUs.
+func podPlaces(pods []corev1.Pod) string {
+	var out []string
+	for _, p := range pods {
+		if p.Labels[lwsv1.SetNameLabelKey] == "" {
+			continue
+		}
+		node := p.Spec.NodeName
+		if node == "" {
+			node = "-"
+		}
+		out = append(out, fmt.Sprintf("%s@%s/%dgpu", p.Name, node, p.Spec.Containers[0].Resources.Requests.Name(gpu, "").Value()))
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
 }
 
 func ptrTo[T any](v T) *T { return &v }
