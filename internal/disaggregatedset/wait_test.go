@@ -287,22 +287,27 @@ func TestWatchRolesWaitsForRemovedSlices(t *testing.T) {
 	lwsRI := dyn.Resource(leaderWorkerSetsGVR).Namespace("default")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	deletedAt := make(chan time.Time, 1)
+	// The time just before the last delete is sent: the wait cannot have seen slice 2 gone before
+	// it. (Taken after the deletes, it could be later than the wait's return, which may follow
+	// the last delete's watch event at once.)
+	lastDeleteSent := make(chan time.Time, 1)
 	go func() {
 		time.Sleep(time.Second)
-		for _, role := range []string{"prefill", "decode"} {
+		for i, role := range []string{"prefill", "decode"} {
+			if i == 1 {
+				lastDeleteSent <- time.Now()
+			}
 			if err := lwsRI.Delete(ctx, slicedLWS(ds, role, "2", 0, 0).GetName(), metav1.DeleteOptions{}); err != nil {
 				t.Error(err)
 			}
 		}
-		deletedAt <- time.Now()
 	}()
 	_, state, err := watchRoles(ctx, dyn.Resource(disaggv1.GroupVersion.WithResource("disaggregatedsets")).Namespace("default"), lwsRI, u)
 	returned := time.Now()
 	if err != nil || !state.done {
 		t.Fatalf("watchRoles: done %v, %v (%s)", state.done, err, state.reason)
 	}
-	if at := <-deletedAt; returned.Before(at) {
+	if at := <-lastDeleteSent; returned.Before(at) {
 		t.Fatal("the wait ended before slice 2 was gone")
 	}
 	if len(state.targets) != 4 {

@@ -95,7 +95,11 @@ func placementWarnings(w *kubetest.Warnings) []string {
 // expectPlacementWarnings checks that the plan warned about exactly the objects of want, each
 // warning containing every part listed for its object.
 func expectPlacementWarnings(w *kubetest.Warnings, want map[string][]string) error {
-	got := placementWarnings(w)
+	return matchPlacementWarnings(placementWarnings(w), want)
+}
+
+// matchPlacementWarnings is expectPlacementWarnings on warnings already taken.
+func matchPlacementWarnings(got []string, want map[string][]string) error {
 	if len(got) != len(want) {
 		return fmt.Errorf("%d placement warning(s), want %d:\n%s", len(got), len(want), kubetest.String(got))
 	}
@@ -395,7 +399,12 @@ func TestAccPlacementPreview_leaderWorkerSetUpdate(t *testing.T) {
 	)
 	check := func(want map[string][]string) resource.ConfigPlanChecks {
 		return resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{planCheckFunc(func() error {
-			return expectPlacementWarnings(&w, want)
+			got := placementWarnings(&w)
+			// The warnings as the plan shows them (go test -v), for the guide's example.
+			for _, g := range got {
+				t.Logf("placement warning:\n%s", g)
+			}
+			return matchPlacementWarnings(got, want)
 		})}}
 	}
 	resource.Test(t, resource.TestCase{
