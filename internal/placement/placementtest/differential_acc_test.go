@@ -198,29 +198,9 @@ func TestPlacementPreviewAgreesWithScheduler(t *testing.T) {
 func runScenario(t *testing.T, cs kubernetes.Interface, cluster *acctest.TestCluster, sc scenario) (int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: sc.id}}, metav1.CreateOptions{}); err != nil {
+	defer removeScenario(cs, cluster, sc)
+	if err := setUpScenario(ctx, cs, sc); err != nil {
 		return 0, err
-	}
-	defer func() {
-		cleanup := context.Background()
-		_ = cluster.Dynamic().Resource(lwsGVR).Namespace(sc.id).Delete(cleanup, sc.workload.Name, metav1.DeleteOptions{})
-		_ = cs.CoreV1().Namespaces().Delete(cleanup, sc.id, metav1.DeleteOptions{})
-		for _, node := range sc.nodes {
-			_ = cs.CoreV1().Nodes().Delete(cleanup, node.Name, metav1.DeleteOptions{})
-		}
-	}()
-	for i := range sc.nodes {
-		if _, err := cs.CoreV1().Nodes().Create(ctx, &sc.nodes[i], metav1.CreateOptions{}); err != nil {
-			return 0, err
-		}
-	}
-	if err := waitNodesReady(ctx, cs, sc.id); err != nil {
-		return 0, err
-	}
-	for i := range sc.running {
-		if _, err := cs.CoreV1().Pods(sc.id).Create(ctx, &sc.running[i], metav1.CreateOptions{}); err != nil {
-			return 0, err
-		}
 	}
 	obj, err := lwsObject(sc.workload)
 	if err != nil {
@@ -230,6 +210,38 @@ func runScenario(t *testing.T, cs kubernetes.Interface, cluster *acctest.TestClu
 		return 0, err
 	}
 	return waitSettled(ctx, cs, sc)
+}
+
+// setUpScenario creates the scenario's namespace, its nodes (and waits until they are Ready) and
+// the pods already running on them.
+func setUpScenario(ctx context.Context, cs kubernetes.Interface, sc scenario) error {
+	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: sc.id}}, metav1.CreateOptions{}); err != nil {
+		return err
+	}
+	for i := range sc.nodes {
+		if _, err := cs.CoreV1().Nodes().Create(ctx, &sc.nodes[i], metav1.CreateOptions{}); err != nil {
+			return err
+		}
+	}
+	if err := waitNodesReady(ctx, cs, sc.id); err != nil {
+		return err
+	}
+	for i := range sc.running {
+		if _, err := cs.CoreV1().Pods(sc.id).Create(ctx, &sc.running[i], metav1.CreateOptions{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeScenario deletes what a scenario created: its LeaderWorkerSet, namespace and nodes.
+func removeScenario(cs kubernetes.Interface, cluster *acctest.TestCluster, sc scenario) {
+	ctx := context.Background()
+	_ = cluster.Dynamic().Resource(lwsGVR).Namespace(sc.id).Delete(ctx, sc.workload.Name, metav1.DeleteOptions{})
+	_ = cs.CoreV1().Namespaces().Delete(ctx, sc.id, metav1.DeleteOptions{})
+	for _, node := range sc.nodes {
+		_ = cs.CoreV1().Nodes().Delete(ctx, node.Name, metav1.DeleteOptions{})
+	}
 }
 
 // lwsObject is the LeaderWorkerSet as a map, so fields left out stay out and the API server

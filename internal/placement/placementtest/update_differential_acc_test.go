@@ -174,29 +174,9 @@ func runUpdateScenario(t *testing.T, cs kubernetes.Interface, cluster *acctest.T
 	defer cancel()
 	sc := u.scenario
 	lwses := cluster.Dynamic().Resource(lwsGVR).Namespace(sc.id)
-	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: sc.id}}, metav1.CreateOptions{}); err != nil {
+	defer removeScenario(cs, cluster, sc)
+	if err := setUpScenario(ctx, cs, sc); err != nil {
 		return out, err
-	}
-	defer func() {
-		cleanup := context.Background()
-		_ = lwses.Delete(cleanup, sc.workload.Name, metav1.DeleteOptions{})
-		_ = cs.CoreV1().Namespaces().Delete(cleanup, sc.id, metav1.DeleteOptions{})
-		for _, node := range sc.nodes {
-			_ = cs.CoreV1().Nodes().Delete(cleanup, node.Name, metav1.DeleteOptions{})
-		}
-	}()
-	for i := range sc.nodes {
-		if _, err := cs.CoreV1().Nodes().Create(ctx, &sc.nodes[i], metav1.CreateOptions{}); err != nil {
-			return out, err
-		}
-	}
-	if err := waitNodesReady(ctx, cs, sc.id); err != nil {
-		return out, err
-	}
-	for i := range sc.running {
-		if _, err := cs.CoreV1().Pods(sc.id).Create(ctx, &sc.running[i], metav1.CreateOptions{}); err != nil {
-			return out, err
-		}
 	}
 	obj, err := lwsObject(sc.workload)
 	if err != nil {
