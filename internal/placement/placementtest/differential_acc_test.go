@@ -150,14 +150,16 @@ func gpuRequests(gpus int64) corev1.ResourceRequirements {
 	}
 }
 
-func scenarioCount(t *testing.T) int {
-	v := os.Getenv("KUBEINFER_PLACEMENT_SCENARIOS")
+// scenarioCount is the number of scenarios the environment variable name asks for, or def when
+// it is unset (make test's sample; make placement-corpus sets the whole corpus).
+func scenarioCount(t *testing.T, name string, def int) int {
+	v := os.Getenv(name)
 	if v == "" {
-		return 12
+		return def
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 {
-		t.Fatalf("KUBEINFER_PLACEMENT_SCENARIOS=%q: want a positive number", v)
+		t.Fatalf("%s=%q: want a positive number", name, v)
 	}
 	return n
 }
@@ -168,7 +170,7 @@ func TestPlacementPreviewAgreesWithScheduler(t *testing.T) {
 	cluster := acctest.Cluster(t)
 	acctest.FirstCLIOnly(t, "the scheduler's placement of generated scenarios")
 	cs := cluster.Clientset()
-	n := scenarioCount(t)
+	n := scenarioCount(t, "KUBEINFER_PLACEMENT_SCENARIOS", 12)
 	agreements := 0
 	var disagreements []string
 	for i := 0; i < n; i++ {

@@ -106,25 +106,13 @@ func retag(sc *scenario) {
 	}
 }
 
-func updateScenarioCount(t *testing.T) int {
-	v := os.Getenv("KUBEINFER_PLACEMENT_UPDATE_SCENARIOS")
-	if v == "" {
-		return 3
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		t.Fatalf("KUBEINFER_PLACEMENT_UPDATE_SCENARIOS=%q: want a positive number", v)
-	}
-	return n
-}
-
 // TestPlacementPreviewUpdateAgreesWithScheduler compares the preview of an update with the rollout
 // the LWS controller and the scheduler carry out.
 func TestPlacementPreviewUpdateAgreesWithScheduler(t *testing.T) {
 	cluster := acctest.Cluster(t)
 	acctest.FirstCLIOnly(t, "the LWS controller's and the scheduler's rollout of generated updates")
 	cs := cluster.Clientset()
-	n := updateScenarioCount(t)
+	n := scenarioCount(t, "KUBEINFER_PLACEMENT_UPDATE_SCENARIOS", 3)
 	agreements, stalls := 0, 0
 	var disagreements []string
 	first := 0
