@@ -11,7 +11,7 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 // planPlacement is the kind's Placement: the LeaderWorkerSet the controller makes of each role,
@@ -37,7 +37,7 @@ func planPlacement(obj, prior runtime.Object) []kube.PlacementWorkload {
 		if role.lws == nil {
 			return nil
 		}
-		w, err := leaderworkerset.PlacementWorkload(role.lws, current[role.lws.Name])
+		w, err := lwsrules.PlacementWorkload(role.lws, current[role.lws.Name])
 		if err != nil {
 			return nil
 		}

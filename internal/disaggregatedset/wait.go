@@ -23,7 +23,8 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/lwswait"
 )
 
 var (
@@ -53,7 +54,7 @@ type rolloutState struct {
 // revision up and the old ones down in step (executor.go), and deletes an old revision once
 // every role of it is at 0 replicas (cleanupDrainedLWS). So the rollout is over when, for
 // every role, the LeaderWorkerSet of the current revision has the role's replicas and is
-// rolled out (leaderworkerset.RolloutDone), and no LeaderWorkerSet of another revision is
+// rolled out (lwsrules.RolloutDone), and no LeaderWorkerSet of another revision is
 // left. A status written by a later controller is honoured too: every role's status updated
 // and ready, Available True, and conditions not older than the generation.
 func RolloutDone(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructured) (bool, string) {
@@ -173,7 +174,7 @@ func targetProblem(target *unstructured.Unstructured, want int32) string {
 	if have != want {
 		return fmt.Sprintf("the new revision is at %d of %d groups", have, want)
 	}
-	if done, reason := leaderworkerset.RolloutDone(&lws); !done {
+	if done, reason := lwsrules.RolloutDone(&lws); !done {
 		return firstSentence(reason)
 	}
 	return ""
@@ -227,7 +228,7 @@ func statusProblems(ds *disaggv1.DisaggregatedSet) []string {
 	return problems
 }
 
-// firstSentence keeps the counts of leaderworkerset.RolloutDone's reason, without the
+// firstSentence keeps the counts of lwsrules.RolloutDone's reason, without the
 // conditions it quotes.
 func firstSentence(reason string) string {
 	if i := strings.Index(reason, ". "); i >= 0 {
@@ -238,7 +239,7 @@ func firstSentence(reason string) string {
 
 // waitForRollout waits until the rollout of every role is done (RolloutDone), following the
 // set's LeaderWorkerSets with a watch, then confirms each role's LeaderWorkerSet with the
-// leaderworkerset package's own wait (its status, then its pods). It returns the last
+// LeaderWorkerSet rollout wait (lwswait.Rollout: its status, then its pods). It returns the last
 // DisaggregatedSet seen.
 func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.ResourceInterface, u *unstructured.Unstructured, extras map[string]tftypes.Value) (*unstructured.Unstructured, error) {
 	if !kindrules.BoolExtra(extras, attrWaitForRollout, true) || dyn == nil {
@@ -280,7 +281,7 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 	defer cancel()
 	var lines []string
 	for _, r := range sortedKeys(state.targets) {
-		if groups := leaderworkerset.NotReadyGroups(sctx, dyn, state.targets[r]); groups != "" {
+		if groups := lwswait.NotReadyGroups(sctx, dyn, state.targets[r]); groups != "" {
 			lines = append(lines, fmt.Sprintf("Role %s (LeaderWorkerSet %s): %s", r, state.targets[r].GetName(), groups))
 		}
 	}
@@ -289,7 +290,7 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 }
 
 // followRoles follows the roles' LeaderWorkerSets until RolloutDone (watchRoles), then confirms
-// each target with the leaderworkerset package's own wait. The targets it has read are recorded
+// each target with the LeaderWorkerSet rollout wait (lwswait.Rollout). The targets it has read are recorded
 // in followed, so that only events with their UIDs concern the wait.
 func followRoles(ctx context.Context, dyn dynamic.Interface, ri, lwsRI dynamic.ResourceInterface, u *unstructured.Unstructured,
 	followed *kube.FollowedObjects) (*unstructured.Unstructured, rolloutState, error) {
@@ -301,8 +302,8 @@ func followRoles(ctx context.Context, dyn dynamic.Interface, ri, lwsRI dynamic.R
 		deleted := false
 		for _, r := range sortedKeys(state.targets) {
 			target := state.targets[r]
-			_, werr := leaderworkerset.Kind.Hooks.AfterApply(ctx, dyn, lwsRI, target, nil)
-			if errors.Is(werr, leaderworkerset.ErrDeleted) {
+			_, werr := lwswait.Rollout(ctx, dyn, lwsRI, target)
+			if errors.Is(werr, lwswait.ErrDeleted) {
 				// Deleted since the list: gone, not a failure. Follow the roles again, as the
 				// controller has changed them.
 				deleted = true
@@ -461,7 +462,7 @@ func waitForCleanup(ctx context.Context, dyn dynamic.Interface, namespace, name 
 		gvr  schema.GroupVersionResource
 		what string
 	}{{leaderWorkerSetsGVR, "LeaderWorkerSets"}, {podsGVR, "pods"}, {servicesGVR, "Services"}} {
-		if err := leaderworkerset.WaitNoneLeft(ctx, dyn.Resource(r.gvr).Namespace(namespace), selector, r.what, "DisaggregatedSet"); err != nil {
+		if err := kube.WaitNoneLeft(ctx, dyn.Resource(r.gvr).Namespace(namespace), selector, r.what, "DisaggregatedSet"); err != nil {
 			return err
 		}
 	}

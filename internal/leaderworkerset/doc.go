@@ -4,6 +4,7 @@
 // the generic engine (package kube), and the kubeinfer_leaderworkerset_restart action.
 //
 // Its own part talks to the cluster: the hooks that leave spec.replicas to an autoscaler
-// (resource.go), the rollout and cleanup waits (wait.go) and the restart action
+// (resource.go), the rollout and cleanup waits (wait.go, through package lwswait, which the
+// DisaggregatedSet kind shares) and the restart action
 // (restartaction.go).
 package leaderworkerset

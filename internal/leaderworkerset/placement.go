@@ -1,54 +1,14 @@
 package leaderworkerset
 
 import (
-	"encoding/json"
-
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	upstreamlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
-	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/placement"
 )
-
-// PlacementWorkload is the workload the placement preview places for a LeaderWorkerSet; current
-// is the object as it is now (nil for a create). The provider's type is a superset of the
-// upstream one the engine reads, so it converts through JSON; the fields the engine reads are the
-// same in both. Whether the update makes a new revision is the rollout preview's verdict
-// (rules.PreviewRollout), which knows the webhook's defaults.
-func PlacementWorkload(lws, current *lwsv1.LeaderWorkerSet) (placement.Workload, error) {
-	upstream, err := toUpstream(lws)
-	if err != nil {
-		return placement.Workload{}, err
-	}
-	var upstreamCurrent *upstreamlws.LeaderWorkerSet
-	if current != nil {
-		if upstreamCurrent, err = toUpstream(current); err != nil {
-			return placement.Workload{}, err
-		}
-	}
-	w := placement.WorkloadFromLeaderWorkerSet(upstream, upstreamCurrent)
-	if w.Rollout != nil {
-		r := rules.PreviewRollout(lws, current)
-		w.Rollout.NewRevision = len(r.Changed) > 0 && !r.PartitionOnly
-	}
-	return w, nil
-}
-
-func toUpstream(lws *lwsv1.LeaderWorkerSet) (*upstreamlws.LeaderWorkerSet, error) {
-	data, err := json.Marshal(lws)
-	if err != nil {
-		return nil, err
-	}
-	var upstream upstreamlws.LeaderWorkerSet
-	if err := json.Unmarshal(data, &upstream); err != nil {
-		return nil, err
-	}
-	return &upstream, nil
-}
 
 // planPlacement is the kind's Placement: the object's groups, reported on spec.replicas.
 func planPlacement(obj, prior runtime.Object) []kube.PlacementWorkload {
@@ -56,7 +16,7 @@ func planPlacement(obj, prior runtime.Object) []kube.PlacementWorkload {
 	if prior != nil {
 		current = kindrules.As[*lwsv1.LeaderWorkerSet](prior)
 	}
-	w, err := PlacementWorkload(kindrules.As[*lwsv1.LeaderWorkerSet](obj), current)
+	w, err := rules.PlacementWorkload(kindrules.As[*lwsv1.LeaderWorkerSet](obj), current)
 	if err != nil {
 		return nil
 	}

@@ -26,18 +26,24 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/utils/ptr"
+	upstreamlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kube"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/lwswait"
 )
 
 // restartManagerSuffix makes the restart action's field manager from the provider's: the
 // resource never owns the stamp, so it never sends or removes it.
 const restartManagerSuffix = "-restart"
 
-// labelWorkerIndex is the pod label with the pod's index in its group; 0 is the leader.
-const labelWorkerIndex = "leaderworkerset.sigs.k8s.io/worker-index"
+// The labels the LWS controller puts on every pod of a group: its group's index, and its index
+// in the group (0 is the leader).
+const (
+	labelGroupIndex  = upstreamlws.GroupIndexLabelKey
+	labelWorkerIndex = upstreamlws.WorkerIndexLabelKey
+)
 
 // defaultRestartTimeout matches the resource's default create and update timeouts.
 const defaultRestartTimeout = 20 * time.Minute
@@ -225,7 +231,7 @@ func (r *restart) pods(ctx context.Context) (groupPodsByUID, error) {
 	var list *unstructured.UnstructuredList
 	err := kube.RetryTransient(ctx, func(ctx context.Context) error {
 		var lerr error
-		list, lerr = r.dyn.Resource(podsGVR).Namespace(r.ns).List(ctx, metav1.ListOptions{LabelSelector: labelName + "=" + r.name})
+		list, lerr = r.dyn.Resource(podsGVR).Namespace(r.ns).List(ctx, metav1.ListOptions{LabelSelector: lwswait.PodsSelector(r.name)})
 		return lerr
 	})
 	if err != nil {
@@ -238,15 +244,13 @@ func (r *restart) pods(ctx context.Context) (groupPodsByUID, error) {
 		if out[g] == nil {
 			out[g] = map[ktypes.UID]podState{}
 		}
-		var c groupPods
-		c.add(p)
-		out[g][p.GetUID()] = podState{name: p.GetName(), ready: c.ready > 0 && p.GetDeletionTimestamp() == nil}
+		out[g][p.GetUID()] = podState{name: p.GetName(), ready: lwswait.PodReady(p) && p.GetDeletionTimestamp() == nil}
 	}
 	return out, nil
 }
 
 // rolling stamps the templates with rules.RestartedAtAnnotation and waits for the controller's
-// rolling update, as the resource's wait does (watchRollout, confirmPodsReady).
+// rolling update, as the resource's wait does (lwswait.Rollout).
 func (r *restart) rolling(ctx context.Context) (string, error) {
 	r.start = time.Now()
 	live, obj, err := r.get(ctx)
@@ -290,9 +294,9 @@ func (r *restart) rolling(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("cannot set %s on the templates: %s", rules.RestartedAtAnnotation, kube.APIErrorDetail(err))
 	}
 	r.progress(fmt.Sprintf("%s = %s set by field manager %q. %s", rules.RestartedAtAnnotation, stamp, r.manager, preview.Message(rules.Kind.Node())))
-	done, err := watchRolloutProgress(ctx, r.ri, applied, func(s string) { r.progress(r.elapsed() + s) })
+	done, err := lwswait.WatchProgress(ctx, r.ri, applied, func(s string) { r.progress(r.elapsed() + s) })
 	if err == nil {
-		done, err = confirmPodsReady(ctx, r.dyn, r.ri, done)
+		done, err = lwswait.ConfirmPodsReady(ctx, r.dyn, r.ri, done)
 	}
 	if err != nil {
 		return "", r.unfinished(ctx, err, done)
@@ -355,7 +359,7 @@ func (r *restart) unfinished(ctx context.Context, err error, last *unstructured.
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if last != nil {
-		timeout.Detail = NotReadyGroups(sctx, r.dyn, last)
+		timeout.Detail = lwswait.NotReadyGroups(sctx, r.dyn, last)
 	}
 	return err
 }
@@ -456,7 +460,7 @@ func plural(n int, one, many string) string {
 func (r *restart) deleteLeader(ctx context.Context, g string) error {
 	pods := r.dyn.Resource(podsGVR).Namespace(r.ns)
 	var list *unstructured.UnstructuredList
-	selector := labelName + "=" + r.name + "," + labelGroupIndex + "=" + g + "," + labelWorkerIndex + "=0"
+	selector := lwswait.PodsSelector(r.name) + "," + labelGroupIndex + "=" + g + "," + labelWorkerIndex + "=0"
 	err := kube.RetryTransient(ctx, func(ctx context.Context) error {
 		var lerr error
 		list, lerr = pods.List(ctx, metav1.ListOptions{LabelSelector: selector})
