@@ -116,8 +116,12 @@ func placementDetail(w placement.Workload, result placement.Result, nodes int) s
 		if result.Reason != "" {
 			fmt.Fprintf(&b, ": %s", strings.TrimSuffix(result.Reason, "."))
 		}
+		templates := "the new template and %d the previous one"
+		if !ro.NewRevision { // a lowered partition: the groups below the old one run an older revision
+			templates = "the current template and %d an older revision"
+		}
 		fmt.Fprintf(&b, ". Played out round by round as the LeaderWorkerSet controller rolls %s/%s out (maxSurge %d, maxUnavailable %d, partition %d) on the cluster's %d nodes as they are now, "+
-			"%d of its %d groups of %d pod(s) would run the new template and %d the previous one when it stops; the apply would wait for its timeout",
+			"%d of its %d groups of %d pod(s) would run "+templates+" when it stops; the apply would wait for its timeout",
 			w.Namespace, w.Name, ro.MaxSurge, ro.MaxUnavailable, ro.Partition, nodes, result.Updated, result.Groups, w.Size, result.Placeable-result.Updated)
 		if len(result.Unplaceable) > 0 {
 			b.WriteString(". Groups left without a node:")

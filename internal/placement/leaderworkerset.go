@@ -31,6 +31,9 @@ func WorkloadFromLeaderWorkerSet(lws, current *lwsv1.LeaderWorkerSet) Workload {
 			ro.Partition = int(*ru.Partition)
 		}
 	}
+	if ru := current.Spec.RolloutStrategy.RollingUpdateConfiguration; ru != nil && ru.Partition != nil {
+		ro.CurrentPartition = int(*ru.Partition)
+	}
 	w.Rollout = ro
 	return w
 }

@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"cmp"
 	"sort"
 	"strconv"
 
@@ -21,6 +22,10 @@ type Rollout struct {
 	// them (surge rounded up and at most the replicas, unavailable rounded down); Partition is
 	// rollingUpdateConfiguration.partition.
 	MaxSurge, MaxUnavailable, Partition int
+	// CurrentPartition is the partition of the object as it is now: the leader StatefulSet's
+	// partition once its last rollout is over, and the groups below it may still run an older
+	// revision, which lowering the partition alone replaces.
+	CurrentPartition int
 }
 
 // replicaState ports replicaState (pkg/controllers/leaderworkerset_controller.go, lws v0.9.0).
@@ -145,6 +150,9 @@ type rolloutSim struct {
 	groups []*simGroup
 	queue  []*simGroup // groups with pods waiting, in the order they were created
 	view   controllerView
+	// rolling: the controller replaces groups, for a new revision or because a lowered partition
+	// reaches groups on an older one.
+	rolling bool
 }
 
 // previewRollout plays an update out round by round: the controller's partition and replicas
@@ -155,8 +163,9 @@ type rolloutSim struct {
 // back the room of all its pods (the worker StatefulSet goes with its leader pod) before its new
 // pods are created.
 //
-// Approximations: the groups running now are taken as a finished rollout (partition 0) of the
-// prior state; the object's pods that waited for a node in the snapshot are tried first, then
+// Approximations: the groups running now are taken as a finished rollout of the prior state down
+// to its partition (groups below it on an older revision when their pods say so:
+// markOlderRevisions); the object's pods that waited for a node in the snapshot are tried first, then
 // pods already waiting are retried before the pods a round creates (the scheduling
 // queue orders by the time a pod was last queued, but the order of a freed room's claimants is a
 // race); a bound pod is Ready at once (KWOK) and no group fails after it is placed.
@@ -165,7 +174,7 @@ func previewRollout(s *state, w Workload) Result {
 	cur := ro.Current
 	sim := &rolloutSim{s: s, w: w, ro: ro, view: controllerView{
 		replicas: w.Replicas, maxSurge: ro.MaxSurge, maxUnavailable: ro.MaxUnavailable, partition: ro.Partition,
-		stsReplicas: cur.Replicas, annotatedReplicas: cur.Replicas, updated: ro.NewRevision,
+		stsReplicas: cur.Replicas, stsPartition: ro.CurrentPartition, annotatedReplicas: cur.Replicas, updated: ro.NewRevision,
 	}}
 	owned := s.owned[w.key()]
 	for g := range owned {
@@ -181,6 +190,12 @@ func previewRollout(s *state, w Workload) Result {
 			}
 		}
 		sim.groups[g] = grp
+	}
+	sim.rolling = ro.NewRevision
+	if !ro.NewRevision {
+		sim.markOlderRevisions(waiting)
+	}
+	for g, grp := range sim.groups {
 		sim.keepWaiting(grp, waiting[g])
 	}
 	limit := 4*(len(sim.groups)+w.Replicas+ro.MaxSurge) + 8
@@ -194,6 +209,33 @@ func previewRollout(s *state, w Workload) Result {
 		}
 	}
 	return sim.result()
+}
+
+// markOlderRevisions marks the groups whose pods run another revision than the highest group's
+// as not updated: without a new revision the groups from the partition up are on the current one
+// (the leader StatefulSet updates them from the highest ordinal down: stateful_set_control.go,
+// kubernetes v1.37.2), so groups below a partition the change lowers are replaced. Each pod
+// carries its revision in the leaderworkerset.sigs.k8s.io/template-revision-hash label (lws
+// v0.9.0), bound or still waiting for a node. When every group runs one revision, they are taken
+// as current: a rollout held back by a partition above every group cannot be told from pods alone.
+func (sim *rolloutSim) markOlderRevisions(waiting map[int][]*corev1.Pod) {
+	revisions := make([]string, len(sim.groups))
+	current := ""
+	for g := len(sim.groups) - 1; g >= 0; g-- {
+		for _, p := range sim.groups[g].bound {
+			revisions[g] = cmp.Or(revisions[g], p.labels[lwsv1.RevisionKey])
+		}
+		for _, p := range waiting[g] {
+			revisions[g] = cmp.Or(revisions[g], p.Labels[lwsv1.RevisionKey])
+		}
+		current = cmp.Or(current, revisions[g])
+	}
+	for g, grp := range sim.groups {
+		if current != "" && revisions[g] != "" {
+			grp.updated = revisions[g] == current
+			sim.rolling = sim.rolling || !grp.updated && g >= sim.ro.Partition && g < sim.w.Replicas
+		}
+	}
 }
 
 // keepWaiting gives a running group the pods of it that wait for a node now, and the workers its
@@ -427,7 +469,7 @@ func (sim *rolloutSim) result() Result {
 		}
 		r.Unplaceable = append(r.Unplaceable, GroupFailure{Group: g, Reason: reason})
 	}
-	if sim.ro.NewRevision && !complete {
+	if sim.rolling && !complete {
 		r.Stalled = true
 		if n := len(r.Unplaceable); n > 0 {
 			r.StallGroup, r.Reason = r.Unplaceable[n-1].Group, r.Unplaceable[n-1].Reason

@@ -140,3 +140,39 @@ func TestRolloutReasonIsSaidPlainly(t *testing.T) {
 		t.Errorf("want a stall with the scheduler's message, got %+v", got)
 	}
 }
+
+// TestPreviewRolloutLowersPartition: an earlier change held back by partition 2 left groups 0 and
+// 1 on the older revision (4 GPUs a pod) and moved groups 2 and 3 to the current one (8 GPUs).
+// Lowering only the partition to 0 makes no new revision, but replaces groups 1 and 0 with the
+// current template; on nodes where another 4-GPU pod runs, a replaced group's half node cannot
+// hold its 8-GPU pod, so the rollout stalls at group 1. Raising nothing but the partition, or
+// groups all on one revision, replace nothing.
+func TestPreviewRolloutLowersPartition(t *testing.T) {
+	pod := func(g int, gpus int64, rev string) corev1.Pod {
+		return runningPod(fmt.Sprintf("vllm-%d", g), fmt.Sprintf("gpu-%d", g), gpus, map[string]string{
+			lwsv1.SetNameLabelKey: "vllm", lwsv1.GroupIndexLabelKey: strconv.Itoa(g), lwsv1.WorkerIndexLabelKey: "0",
+			lwsv1.RevisionKey: rev,
+		})
+	}
+	mixed := Snapshot{Nodes: nodes(4, "gpu", 8), Pods: []corev1.Pod{pod(0, 4, "old"), pod(1, 4, "old"), pod(2, 8, "new"), pod(3, 8, "new")}}
+	for i := 0; i < 2; i++ {
+		mixed.Pods = append(mixed.Pods, runningPod(fmt.Sprintf("other-%d", i), fmt.Sprintf("gpu-%d", i), 4, nil))
+	}
+	lowered := func(from, to int) Workload {
+		w := lws(4, 1, gpuTemplate(8))
+		w.Rollout = &Rollout{Current: lws(4, 1, gpuTemplate(8)), MaxUnavailable: 1, Partition: to, CurrentPartition: from}
+		return w
+	}
+	got := Preview(mixed, lowered(2, 0))
+	if got.Placeable != 3 || got.Updated != 2 || !got.Stalled || got.StallGroup != 1 {
+		t.Errorf("partition 2 -> 0: got placeable %d updated %d stalled %v at %d (%+v); want 3 2 true at 1",
+			got.Placeable, got.Updated, got.Stalled, got.StallGroup, got.Unplaceable)
+	}
+	if got := Preview(mixed, lowered(2, 2)); got.Placeable != 4 || got.Updated != 2 || got.Stalled {
+		t.Errorf("partition kept at 2: got placeable %d updated %d stalled %v; want 4 2 false", got.Placeable, got.Updated, got.Stalled)
+	}
+	same := Snapshot{Nodes: nodes(4, "gpu", 8), Pods: []corev1.Pod{pod(0, 8, "new"), pod(1, 8, "new"), pod(2, 8, "new"), pod(3, 8, "new")}}
+	if got := Preview(same, lowered(2, 0)); got.Placeable != 4 || got.Updated != 4 || got.Stalled {
+		t.Errorf("one revision, partition 2 -> 0: got placeable %d updated %d stalled %v; want 4 4 false", got.Placeable, got.Updated, got.Stalled)
+	}
+}
