@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -61,35 +62,47 @@ func TestPlacementPreviewPartitionAgreesWithScheduler(t *testing.T) {
 	acctest.FirstCLIOnly(t, "the LWS controller's and the scheduler's rollout of generated partition changes")
 	cs := cluster.Clientset()
 	n := scenarioCount(t, "KUBEINFER_PLACEMENT_PARTITION_SCENARIOS", 1)
-	agreements, compared := 0, 0
-	var disagreements, unfinished []string
-	for i := 0; i < n; i++ {
+	var agreements, outside, outsideAgreements int
+	var disagreements, outsideDisagreements []string
+	first := 0
+	if v := os.Getenv("KUBEINFER_PLACEMENT_PARTITION_FROM"); v != "" {
+		// To rerun one scenario: KUBEINFER_PLACEMENT_PARTITION_FROM=7 KUBEINFER_PLACEMENT_PARTITION_SCENARIOS=1.
+		first, _ = strconv.Atoi(v)
+	}
+	for i := first; i < first+n; i++ {
 		p := generatePartition(20261206, i)
 		got, held, err := runPartitionScenario(t, cs, cluster, p)
 		if err != nil {
 			t.Fatalf("%s (%s): %v", p.id, p.summary, err)
 		}
-		if !held {
-			// The held-back rollout did not reach the partition (no room for the new template, or
-			// a surge group left): the groups from the partition up are not all on the current
-			// revision, or the rollout is not over, which the preview takes as given. Not compared.
-			unfinished = append(unfinished, p.id)
-			t.Logf("%s: the change did not roll out down to partition %d; not compared (%s)", p.id, p.heldAt, p.summary)
-			continue
-		}
-		compared++
 		r := got.preview
-		t.Logf("%s: preview placed %d, updated %d, stalled %t; cluster placed %d, updated %d (%s)",
-			p.id, r.Placeable, r.Updated, r.Stalled, got.placed, got.updated, p.summary)
-		if r.Placeable == got.placed && r.Updated == got.updated {
+		t.Logf("%s: held-back rollout finished %t; preview placed %d, updated %d, stalled %t; cluster placed %d, updated %d (%s)",
+			p.id, held, r.Placeable, r.Updated, r.Stalled, got.placed, got.updated, p.summary)
+		agree := r.Placeable == got.placed && r.Updated == got.updated
+		line := fmt.Sprintf("%s: preview placed %d updated %d, cluster placed %d updated %d (%s) preview reason %q; pods before: %s; after: %s",
+			p.id, r.Placeable, r.Updated, got.placed, got.updated, p.summary, r.Reason, got.podsBefore, got.podsAfter)
+		switch {
+		case !held:
+			// The held-back rollout did not reach its partition (no room for the new template, or
+			// a surge group left): outside what the preview assumes, a rollout finished down to its
+			// partition. Counted apart; a disagreement there is reported, not failed.
+			outside++
+			if agree {
+				outsideAgreements++
+			} else {
+				outsideDisagreements = append(outsideDisagreements, line)
+			}
+		case agree:
 			agreements++
-			continue
+		default:
+			disagreements = append(disagreements, line)
 		}
-		disagreements = append(disagreements, fmt.Sprintf("%s: preview placed %d updated %d, cluster placed %d updated %d (%s) preview reason %q; pods before: %s; after: %s",
-			p.id, r.Placeable, r.Updated, got.placed, got.updated, p.summary, r.Reason, got.podsBefore, got.podsAfter))
 	}
-	acctest.Report(t, "placement partition differential: %d scenarios, %d compared (%d whose held-back rollout did not reach its partition), %d agreements, %d disagreements",
-		n, compared, len(unfinished), agreements, len(disagreements))
+	acctest.Report(t, "placement partition differential: %d scenarios, %d after a finished held-back rollout (%d agreements, %d disagreements), %d after one that did not finish (%d agreements)",
+		n, n-outside, agreements, len(disagreements), outside, outsideAgreements)
+	for _, d := range outsideDisagreements {
+		t.Logf("outside the preview's assumptions: %s", d)
+	}
 	for _, d := range disagreements {
 		t.Errorf("disagreement %s", d)
 	}
@@ -138,23 +151,26 @@ func runPartitionScenario(t *testing.T, cs kubernetes.Interface, cluster *acctes
 	if err != nil {
 		return out, false, fmt.Errorf("the held-back change: %w", err)
 	}
+	held = true
 	if updated != p.workload.Replicas-p.heldAt {
-		return out, false, nil
+		t.Logf("%s: %d groups on the new template after the held-back change, want %d", p.id, updated, p.workload.Replicas-p.heldAt)
+		held = false
 	}
 	// A surge group left beside the groups (one that found no room) means the rollout is not over.
 	pods, err := cs.CoreV1().Pods(sc.id).List(ctx, metav1.ListOptions{LabelSelector: lwsv1.SetNameLabelKey + "=" + sc.workload.Name})
 	if err != nil {
-		return out, false, err
+		return out, held, err
 	}
 	for _, pod := range pods.Items {
-		if g, err := strconv.Atoi(pod.Labels[lwsv1.GroupIndexLabelKey]); err == nil && g >= p.workload.Replicas {
-			return out, false, nil
+		if g, err := strconv.Atoi(pod.Labels[lwsv1.GroupIndexLabelKey]); err == nil && g >= p.workload.Replicas && held {
+			t.Logf("%s: surge group %d left after the held-back change", p.id, g)
+			held = false
 		}
 	}
 	// Lowering the partition, previewed from what a plan reads.
 	snapshot, err := clusterSnapshot(ctx, cs, sc.id)
 	if err != nil {
-		return out, true, err
+		return out, held, err
 	}
 	out.podsBefore = podPlaces(snapshot.Pods)
 	err = updateLWS(ctx, cluster, sc, func(l *lwsv1.LeaderWorkerSet) {
@@ -163,13 +179,13 @@ func runPartitionScenario(t *testing.T, cs kubernetes.Interface, cluster *acctes
 		out.preview = placement.Preview(snapshot, placement.WorkloadFromLeaderWorkerSet(changed, current))
 	})
 	if err != nil {
-		return out, true, fmt.Errorf("lowering the partition: %w", err)
+		return out, held, fmt.Errorf("lowering the partition: %w", err)
 	}
 	out.placed, out.updated, err = waitRolloutSettled(ctx, cs, p.updateScenario)
 	if after, listErr := cs.CoreV1().Pods(sc.id).List(ctx, metav1.ListOptions{}); listErr == nil {
 		out.podsAfter = podPlaces(after.Items)
 	}
-	return out, true, err
+	return out, held, err
 }
 
 // updateLWS reads the scenario's LeaderWorkerSet as the server has it, changes it with change
