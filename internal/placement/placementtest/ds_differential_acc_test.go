@@ -115,7 +115,7 @@ func TestPlacementPreviewDisaggregatedSetAgreesWithScheduler(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s (%s): %v", sc.id, sc.summary, err)
 		}
-		bound, err := runDSScenario(cs, cluster, sc, obj)
+		bound, pods, err := runDSScenario(cs, cluster, sc, obj)
 		if err != nil {
 			t.Fatalf("%s (%s): %v", sc.id, sc.summary, err)
 		}
@@ -128,8 +128,8 @@ func TestPlacementPreviewDisaggregatedSetAgreesWithScheduler(t *testing.T) {
 				agreements++
 				continue
 			}
-			disagreements = append(disagreements, fmt.Sprintf("%s %s (LeaderWorkerSet %s): preview %d, scheduler %d (%s) preview reason %q",
-				sc.id, workloads[r].Subject, workloads[r].Workload.Name, p.Placeable, bound[w.Name], sc.summary, p.Reason))
+			disagreements = append(disagreements, fmt.Sprintf("%s %s (LeaderWorkerSet %s): preview %d, scheduler %d (%s) preview reason %q; pods: %s",
+				sc.id, workloads[r].Subject, workloads[r].Workload.Name, p.Placeable, bound[w.Name], sc.summary, p.Reason, pods))
 		}
 		t.Logf("%s: %s (%s)", sc.id, strings.Join(line, "; "), sc.summary)
 	}
@@ -142,15 +142,16 @@ func TestPlacementPreviewDisaggregatedSetAgreesWithScheduler(t *testing.T) {
 
 // runDSScenario creates the scenario's nodes, running pods and DisaggregatedSet, waits until the
 // pods of its roles settle, counts each role's fully bound groups, and removes what it created.
-func runDSScenario(cs kubernetes.Interface, cluster *acctest.TestCluster, sc dsScenario, obj *unstructured.Unstructured) (map[string]int, error) {
+// It also returns the pods (podPlaces), for a disagreement's report.
+func runDSScenario(cs kubernetes.Interface, cluster *acctest.TestCluster, sc dsScenario, obj *unstructured.Unstructured) (map[string]int, string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	defer removeScenario(cs, cluster, sc.scenario, dsGVR, dsName)
 	if err := setUpScenario(ctx, cs, sc.scenario); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if _, err := cluster.Dynamic().Resource(dsGVR).Namespace(sc.id).Create(ctx, obj, metav1.CreateOptions{}); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	size, leaders := map[string]int{}, 0
 	for _, w := range sc.roles {
@@ -162,7 +163,7 @@ func runDSScenario(cs kubernetes.Interface, cluster *acctest.TestCluster, sc dsS
 	// leader of both roles must exist before the count.
 	pods, err := waitPodsSettled(ctx, cs, sc.id, disaggv1.SetNameLabelKey+"="+dsName, leaders)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	perLWS := boundGroups(pods, func(p corev1.Pod) int { return size[p.Labels[disaggv1.RoleLabelKey]] })
 	// A create makes one LeaderWorkerSet per role (reconcileSimple): more would be a revision
@@ -171,7 +172,7 @@ func runDSScenario(cs kubernetes.Interface, cluster *acctest.TestCluster, sc dsS
 	for _, p := range pods {
 		role, lws := p.Labels[disaggv1.RoleLabelKey], p.Labels[lwsv1.SetNameLabelKey]
 		if prev, ok := lwsOf[role]; ok && prev != lws {
-			return nil, fmt.Errorf("role %s has the pods of LeaderWorkerSets %s and %s", role, prev, lws)
+			return nil, "", fmt.Errorf("role %s has the pods of LeaderWorkerSets %s and %s", role, prev, lws)
 		}
 		lwsOf[role] = lws
 	}
@@ -179,5 +180,5 @@ func runDSScenario(cs kubernetes.Interface, cluster *acctest.TestCluster, sc dsS
 	for role, lws := range lwsOf {
 		out[role] = perLWS[lws]
 	}
-	return out, nil
+	return out, podPlaces(pods), nil
 }
