@@ -342,16 +342,18 @@ func waitNodesReady(ctx context.Context, cs kubernetes.Interface, id string) err
 // waitSettled waits until the LeaderWorkerSet's pods settle (waitPodsSettled) and counts its
 // fully bound groups.
 func waitSettled(ctx context.Context, cs kubernetes.Interface, sc scenario) (int, error) {
-	pods, err := waitPodsSettled(ctx, cs, sc.id, lwsv1.SetNameLabelKey+"="+sc.workload.Name, 1)
+	pods, err := waitPodsSettled(ctx, cs, sc.id, lwsv1.SetNameLabelKey+"="+sc.workload.Name,
+		func(pods []corev1.Pod) bool { return len(pods) > 0 })
 	if err != nil {
 		return 0, err
 	}
 	return boundGroups(pods, func(corev1.Pod) int { return sc.workload.Size })[sc.workload.Name], nil
 }
 
-// waitPodsSettled polls the pods of namespace that selector selects until there are at least
-// minPods, each is bound or Unschedulable, and none has changed for three seconds.
-func waitPodsSettled(ctx context.Context, cs kubernetes.Interface, namespace, selector string, minPods int) ([]corev1.Pod, error) {
+// waitPodsSettled polls the pods of namespace that selector selects until they are complete
+// (every pod the controllers are to create exists), each is bound or Unschedulable, and none has
+// changed for three seconds.
+func waitPodsSettled(ctx context.Context, cs kubernetes.Interface, namespace, selector string, complete func([]corev1.Pod) bool) ([]corev1.Pod, error) {
 	var last string
 	stableSince := time.Now()
 	for {
@@ -359,7 +361,7 @@ func waitPodsSettled(ctx context.Context, cs kubernetes.Interface, namespace, se
 		if err != nil {
 			return nil, err
 		}
-		settled := len(pods.Items) >= minPods
+		settled := complete(pods.Items)
 		var state []string
 		for _, p := range pods.Items {
 			switch {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -95,6 +96,17 @@ func previewDS(sc dsScenario, obj *unstructured.Unstructured) ([]kube.PlacementW
 	return workloads, results, nil
 }
 
+// reversedPlaceable is role r's Placeable when the roles are previewed in the reverse order: the
+// v0.9.0 controller creates the role LeaderWorkerSets in map order (reconcileSimple ranges over
+// GetRoleConfigs' map, pkg/controllers/disaggregatedset/disaggregatedset_controller.go), so a
+// disagreement that this matches comes from the order the roles reached the scheduler.
+func reversedPlaceable(sc dsScenario, workloads []kube.PlacementWorkload, r int) int {
+	reversed := slices.Clone(workloads)
+	slices.Reverse(reversed)
+	_, results := kube.PreviewPlacement(placement.Snapshot{Nodes: sc.nodes, Pods: sc.running}, reversed)
+	return results[len(workloads)-1-r].Placeable
+}
+
 // TestPlacementPreviewDisaggregatedSetAgreesWithScheduler applies each scenario's
 // DisaggregatedSet to the test cluster, waits for the scheduler to settle, and compares, role by
 // role, the counts of fully placed groups.
@@ -128,8 +140,9 @@ func TestPlacementPreviewDisaggregatedSetAgreesWithScheduler(t *testing.T) {
 				agreements++
 				continue
 			}
-			disagreements = append(disagreements, fmt.Sprintf("%s %s (LeaderWorkerSet %s): preview %d, scheduler %d (%s) preview reason %q; pods: %s",
-				sc.id, workloads[r].Subject, workloads[r].Workload.Name, p.Placeable, bound[w.Name], sc.summary, p.Reason, pods))
+			disagreements = append(disagreements, fmt.Sprintf("%s %s (LeaderWorkerSet %s): preview %d, scheduler %d (%s) preview reason %q; previewed with the roles in the other order: %d; pods: %s",
+				sc.id, workloads[r].Subject, workloads[r].Workload.Name, p.Placeable, bound[w.Name], sc.summary, p.Reason,
+				reversedPlaceable(sc, workloads, r), pods))
 		}
 		t.Logf("%s: %s (%s)", sc.id, strings.Join(line, "; "), sc.summary)
 	}
@@ -138,6 +151,34 @@ func TestPlacementPreviewDisaggregatedSetAgreesWithScheduler(t *testing.T) {
 	for _, d := range disagreements {
 		t.Errorf("disagreement %s", d)
 	}
+}
+
+// complete says whether every pod of the roles exists: each role's leaders, and the workers of
+// each leader, which the LWS pod controller creates once the leader exists, or under exclusive
+// placement once it is bound (PodReconciler.Reconcile, pkg/controllers/pod_controller.go, lws
+// v0.9.0). Counting before a slow controller created a group's workers would count it unplaced.
+func (sc dsScenario) complete(pods []corev1.Pod) bool {
+	perGroup := map[string]int{}
+	for _, p := range pods {
+		perGroup[p.Labels[lwsv1.SetNameLabelKey]+"/"+p.Labels[lwsv1.GroupIndexLabelKey]]++
+	}
+	for _, w := range sc.roles {
+		leaders := 0
+		for _, p := range pods {
+			if p.Labels[disaggv1.RoleLabelKey] != w.Name || p.Labels[lwsv1.WorkerIndexLabelKey] != "0" {
+				continue
+			}
+			leaders++
+			_, exclusive := w.Annotations[lwsv1.ExclusiveKeyAnnotationKey]
+			if (p.Spec.NodeName != "" || !exclusive) && perGroup[p.Labels[lwsv1.SetNameLabelKey]+"/"+p.Labels[lwsv1.GroupIndexLabelKey]] < w.Size {
+				return false
+			}
+		}
+		if leaders < w.Replicas {
+			return false
+		}
+	}
+	return true
 }
 
 // runDSScenario creates the scenario's nodes, running pods and DisaggregatedSet, waits until the
@@ -153,15 +194,13 @@ func runDSScenario(cs kubernetes.Interface, cluster *acctest.TestCluster, sc dsS
 	if _, err := cluster.Dynamic().Resource(dsGVR).Namespace(sc.id).Create(ctx, obj, metav1.CreateOptions{}); err != nil {
 		return nil, "", err
 	}
-	size, leaders := map[string]int{}, 0
+	size := map[string]int{}
 	for _, w := range sc.roles {
 		size[w.Name] = w.Size
-		leaders += w.Replicas
 	}
 	// The controller labels each role's LeaderWorkerSet and pod templates with the set and the
-	// role (GenerateLabels, pkg/utils/disaggregatedset/utils.go, lws v0.9.0); at least every
-	// leader of both roles must exist before the count.
-	pods, err := waitPodsSettled(ctx, cs, sc.id, disaggv1.SetNameLabelKey+"="+dsName, leaders)
+	// role (GenerateLabels, pkg/utils/disaggregatedset/utils.go, lws v0.9.0).
+	pods, err := waitPodsSettled(ctx, cs, sc.id, disaggv1.SetNameLabelKey+"="+dsName, sc.complete)
 	if err != nil {
 		return nil, "", err
 	}
