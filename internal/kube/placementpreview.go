@@ -74,11 +74,8 @@ func (r *Resource) placementPreview(ctx context.Context, planned, prior tftypes.
 		}
 		return diags
 	}
-	ws := make([]placement.Workload, len(workloads))
-	for i, w := range workloads {
-		ws[i] = placement.WithExtendedResourceTolerations(w.Workload)
-	}
-	for i, result := range placement.PreviewAll(snapshot, ws) {
+	ws, results := PreviewPlacement(snapshot, workloads)
+	for i, result := range results {
 		if result.Placeable >= result.Groups && !result.Stalled {
 			continue
 		}
@@ -100,6 +97,18 @@ func (r *Resource) placementPreview(ctx context.Context, planned, prior tftypes.
 		}
 	}
 	return diags
+}
+
+// PreviewPlacement previews the workloads of one planned object (the kind's Placement) on the
+// snapshot as the plan does: each with the tolerations the ExtendedResourceToleration admission
+// plugin adds, in order, each seeing the room the earlier ones took. It returns the workloads as
+// previewed and their results; the placement differential tests call it too.
+func PreviewPlacement(snapshot placement.Snapshot, workloads []PlacementWorkload) ([]placement.Workload, []placement.Result) {
+	ws := make([]placement.Workload, len(workloads))
+	for i, w := range workloads {
+		ws[i] = placement.WithExtendedResourceTolerations(w.Workload)
+	}
+	return ws, placement.PreviewAll(snapshot, ws)
 }
 
 // placementDetail says how many groups of the workload kube-scheduler can place and why each of

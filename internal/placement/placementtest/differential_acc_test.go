@@ -58,7 +58,17 @@ type scenario struct {
 // zone spread.
 func generate(seed uint64, i int) scenario {
 	rng := rand.New(rand.NewPCG(seed, uint64(i)))
-	id := fmt.Sprintf("s%03d", i)
+	sc := generateCluster(rng, fmt.Sprintf("s%03d", i))
+	w, desc := generateWorkload(rng, sc.id, "lws", 4, true)
+	sc.workload = w
+	sc.summary = strings.Join(append([]string{sc.summary}, desc...), "; ")
+	return sc
+}
+
+// generateCluster draws a scenario's nodes and running pods (the summary says what it drew):
+// 1-3 node pools of 1-4 nodes with 4 or 8 GPUs, zones and racks, some pools tainted or cordoned,
+// some GPUs already taken.
+func generateCluster(rng *rand.Rand, id string) scenario {
 	sc := scenario{id: id}
 	var desc []string
 	pools := 1 + rng.IntN(3)
@@ -106,6 +116,16 @@ func generate(seed uint64, i int) scenario {
 			}
 		}
 	}
+	sc.summary = strings.Join(desc, "; ")
+	return sc
+}
+
+// generateWorkload draws the LeaderWorkerSet (or DisaggregatedSet role) name of namespace id: 1 to
+// maxReplicas groups of 1-3 pods of 1-8 GPUs, selecting the scenario's nodes, with tolerations,
+// a pool selector, exclusive racks or (when spread) a zone spread. The descriptions say what it
+// drew.
+func generateWorkload(rng *rand.Rand, id, name string, maxReplicas int, spread bool) (placement.Workload, []string) {
+	var desc []string
 	podGPUs := []int64{1, 2, 4, 8}[rng.IntN(4)]
 	template := corev1.PodTemplateSpec{
 		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": id}},
@@ -114,8 +134,8 @@ func generate(seed uint64, i int) scenario {
 			Containers:   []corev1.Container{{Name: "server", Image: "registry.k8s.io/pause:3.10", Resources: gpuRequests(podGPUs)}},
 		},
 	}
-	w := placement.Workload{Name: "lws", Namespace: id, Replicas: 1 + rng.IntN(4), Size: 1 + rng.IntN(3)}
-	desc = append(desc, fmt.Sprintf("lws %dx%d pods of %d GPUs", w.Replicas, w.Size, podGPUs))
+	w := placement.Workload{Name: name, Namespace: id, Replicas: 1 + rng.IntN(maxReplicas), Size: 1 + rng.IntN(3)}
+	desc = append(desc, fmt.Sprintf("%s %dx%d pods of %d GPUs", name, w.Replicas, w.Size, podGPUs))
 	if rng.IntN(2) == 0 {
 		template.Spec.Tolerations = []corev1.Toleration{{Key: taintKey, Operator: corev1.TolerationOpEqual, Value: "gpu", Effect: corev1.TaintEffectNoSchedule}}
 		desc = append(desc, "tolerates")
@@ -130,6 +150,11 @@ func generate(seed uint64, i int) scenario {
 		w.Annotations = map[string]string{lwsv1.ExclusiveKeyAnnotationKey: rackLabel}
 		desc = append(desc, "exclusive per rack")
 	case 2:
+		if !spread {
+			// A DisaggregatedSet's generated labels replace the template's app label (see
+			// dsObject), so the selector would match nothing.
+			break
+		}
 		template.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
 			MaxSkew: 1, TopologyKey: zoneLabel, WhenUnsatisfiable: corev1.DoNotSchedule,
 			LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": id}},
@@ -137,9 +162,7 @@ func generate(seed uint64, i int) scenario {
 		desc = append(desc, "spread over zones")
 	}
 	w.Leader = template
-	sc.workload = w
-	sc.summary = strings.Join(desc, "; ")
-	return sc
+	return w, desc
 }
 
 func gpuRequests(gpus int64) corev1.ResourceRequirements {
@@ -188,7 +211,7 @@ func TestPlacementPreviewAgreesWithScheduler(t *testing.T) {
 		disagreements = append(disagreements, fmt.Sprintf("%s: preview %d, scheduler %d (%s) preview reason %q",
 			sc.id, preview.Placeable, bound, sc.summary, preview.Reason))
 	}
-	t.Logf("placement differential: %d scenarios, %d agreements, %d disagreements", n, agreements, len(disagreements))
+	acctest.Report(t, "placement differential: %d scenarios, %d agreements, %d disagreements", n, agreements, len(disagreements))
 	for _, d := range disagreements {
 		t.Errorf("disagreement %s", d)
 	}
@@ -200,7 +223,7 @@ func TestPlacementPreviewAgreesWithScheduler(t *testing.T) {
 func runScenario(t *testing.T, cs kubernetes.Interface, cluster *acctest.TestCluster, sc scenario) (int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	defer removeScenario(cs, cluster, sc)
+	defer removeScenario(cs, cluster, sc, lwsGVR, sc.workload.Name)
 	if err := setUpScenario(ctx, cs, sc); err != nil {
 		return 0, err
 	}
@@ -236,10 +259,10 @@ func setUpScenario(ctx context.Context, cs kubernetes.Interface, sc scenario) er
 	return nil
 }
 
-// removeScenario deletes what a scenario created: its LeaderWorkerSet, namespace and nodes.
-func removeScenario(cs kubernetes.Interface, cluster *acctest.TestCluster, sc scenario) {
+// removeScenario deletes what a scenario created: its object (name of gvr), namespace and nodes.
+func removeScenario(cs kubernetes.Interface, cluster *acctest.TestCluster, sc scenario, gvr schema.GroupVersionResource, name string) {
 	ctx := context.Background()
-	_ = cluster.Dynamic().Resource(lwsGVR).Namespace(sc.id).Delete(ctx, sc.workload.Name, metav1.DeleteOptions{})
+	_ = cluster.Dynamic().Resource(gvr).Namespace(sc.id).Delete(ctx, name, metav1.DeleteOptions{})
 	_ = cs.CoreV1().Namespaces().Delete(ctx, sc.id, metav1.DeleteOptions{})
 	for _, node := range sc.nodes {
 		_ = cs.CoreV1().Nodes().Delete(ctx, node.Name, metav1.DeleteOptions{})
@@ -249,11 +272,26 @@ func removeScenario(cs kubernetes.Interface, cluster *acctest.TestCluster, sc sc
 // lwsObject is the LeaderWorkerSet as a map, so fields left out stay out and the API server
 // defaults them (a converted typed object would send empty strings).
 func lwsObject(w placement.Workload) (*unstructured.Unstructured, error) {
-	template, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&w.Leader)
+	metadata, spec, err := lwsTemplate(w)
 	if err != nil {
 		return nil, err
 	}
-	metadata := map[string]any{"name": w.Name, "namespace": w.Namespace}
+	metadata["name"], metadata["namespace"] = w.Name, w.Namespace
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "leaderworkerset.x-k8s.io/v1",
+		"kind":       "LeaderWorkerSet",
+		"metadata":   metadata,
+		"spec":       spec,
+	}}, nil
+}
+
+// lwsTemplate is the metadata (the annotations) and spec of w's LeaderWorkerSet, as maps.
+func lwsTemplate(w placement.Workload) (metadata, spec map[string]any, err error) {
+	template, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&w.Leader)
+	if err != nil {
+		return nil, nil, err
+	}
+	metadata = map[string]any{}
 	if len(w.Annotations) > 0 {
 		annotations := map[string]any{}
 		for k, v := range w.Annotations {
@@ -261,18 +299,13 @@ func lwsObject(w placement.Workload) (*unstructured.Unstructured, error) {
 		}
 		metadata["annotations"] = annotations
 	}
-	return &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "leaderworkerset.x-k8s.io/v1",
-		"kind":       "LeaderWorkerSet",
-		"metadata":   metadata,
-		"spec": map[string]any{
-			"replicas": int64(w.Replicas),
-			"leaderWorkerTemplate": map[string]any{
-				"size":           int64(w.Size),
-				"workerTemplate": template,
-			},
+	return metadata, map[string]any{
+		"replicas": int64(w.Replicas),
+		"leaderWorkerTemplate": map[string]any{
+			"size":           int64(w.Size),
+			"workerTemplate": template,
 		},
-	}}, nil
+	}, nil
 }
 
 func waitNodesReady(ctx context.Context, cs kubernetes.Interface, id string) error {
@@ -306,23 +339,33 @@ func waitNodesReady(ctx context.Context, cs kubernetes.Interface, id string) err
 	}
 }
 
-// waitSettled polls the LeaderWorkerSet's pods until each is bound or Unschedulable and the
-// bound count has not changed for three seconds, then counts the fully bound groups.
+// waitSettled waits until the LeaderWorkerSet's pods settle (waitPodsSettled) and counts its
+// fully bound groups.
 func waitSettled(ctx context.Context, cs kubernetes.Interface, sc scenario) (int, error) {
+	pods, err := waitPodsSettled(ctx, cs, sc.id, lwsv1.SetNameLabelKey+"="+sc.workload.Name,
+		func(pods []corev1.Pod) bool { return len(pods) > 0 })
+	if err != nil {
+		return 0, err
+	}
+	return boundGroups(pods, func(corev1.Pod) int { return sc.workload.Size })[sc.workload.Name], nil
+}
+
+// waitPodsSettled polls the pods of namespace that selector selects until they are complete
+// (every pod the controllers are to create exists), each is bound or Unschedulable, and none has
+// changed for three seconds.
+func waitPodsSettled(ctx context.Context, cs kubernetes.Interface, namespace, selector string, complete func([]corev1.Pod) bool) ([]corev1.Pod, error) {
 	var last string
 	stableSince := time.Now()
 	for {
-		pods, err := cs.CoreV1().Pods(sc.id).List(ctx, metav1.ListOptions{LabelSelector: lwsv1.SetNameLabelKey + "=" + sc.workload.Name})
+		pods, err := cs.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{LabelSelector: selector})
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		boundPerGroup := map[string]int{}
-		settled := len(pods.Items) > 0
+		settled := complete(pods.Items)
 		var state []string
 		for _, p := range pods.Items {
 			switch {
 			case p.Spec.NodeName != "":
-				boundPerGroup[p.Labels[lwsv1.GroupIndexLabelKey]]++
 				state = append(state, p.Name+"@"+p.Spec.NodeName)
 			case unschedulable(p):
 				state = append(state, p.Name+"@-")
@@ -335,20 +378,34 @@ func waitSettled(ctx context.Context, cs kubernetes.Interface, sc scenario) (int
 			last, stableSince = key, time.Now()
 		}
 		if settled && time.Since(stableSince) > 3*time.Second {
-			groups := 0
-			for _, count := range boundPerGroup {
-				if count == sc.workload.Size {
-					groups++
-				}
-			}
-			return groups, nil
+			return pods.Items, nil
 		}
 		select {
 		case <-ctx.Done():
-			return 0, fmt.Errorf("pods never settled: %s: %w", last, ctx.Err())
+			return nil, fmt.Errorf("pods never settled: %s: %w", last, ctx.Err())
 		case <-time.After(500 * time.Millisecond):
 		}
 	}
+}
+
+// boundGroups counts, per LeaderWorkerSet, the groups whose every pod is bound: size(pod) of
+// them, size being the group size of the pod's LeaderWorkerSet.
+func boundGroups(pods []corev1.Pod, size func(corev1.Pod) int) map[string]int {
+	type group struct{ lws, index string }
+	bound := map[group]int{}
+	for _, p := range pods {
+		if p.Spec.NodeName != "" {
+			bound[group{p.Labels[lwsv1.SetNameLabelKey], p.Labels[lwsv1.GroupIndexLabelKey]}]++
+		}
+	}
+	full := map[string]int{}
+	for _, p := range pods {
+		g := group{p.Labels[lwsv1.SetNameLabelKey], p.Labels[lwsv1.GroupIndexLabelKey]}
+		if p.Labels[lwsv1.WorkerIndexLabelKey] == "0" && bound[g] == size(p) {
+			full[g.lws]++
+		}
+	}
+	return full
 }
 
 func unschedulable(p corev1.Pod) bool {

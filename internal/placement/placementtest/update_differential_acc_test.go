@@ -162,7 +162,7 @@ func runUpdateScenario(t *testing.T, cs kubernetes.Interface, cluster *acctest.T
 	defer cancel()
 	sc := u.scenario
 	lwses := cluster.Dynamic().Resource(lwsGVR).Namespace(sc.id)
-	defer removeScenario(cs, cluster, sc)
+	defer removeScenario(cs, cluster, sc, lwsGVR, sc.workload.Name)
 	if err := setUpScenario(ctx, cs, sc); err != nil {
 		return out, err
 	}
