@@ -45,10 +45,17 @@ func planPlacement(obj, prior runtime.Object) []kube.PlacementWorkload {
 			Path:     field.NewPath("spec", "roles").Index(role.index).Child("spec", "replicas"),
 			Subject:  role.subject,
 			Workload: w,
+			AnyOrder: rolesAnyOrder,
 		})
 	}
 	return out
 }
+
+// rolesAnyOrder says why the roles are previewed in every order: the released controller ranges
+// over a map of the roles when it creates or updates their LeaderWorkerSets (reconcileSimple over
+// GetRoleConfigs, pkg/controllers/disaggregatedset/disaggregatedset_controller.go, lws v0.9.0),
+// and Go's map order changes from one reconcile to the next.
+const rolesAnyOrder = "The DisaggregatedSet controller creates the roles' LeaderWorkerSets in no fixed order"
 
 type roleLWS struct {
 	index   int

@@ -1,8 +1,10 @@
 package kube
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -22,6 +24,11 @@ type PlacementWorkload struct {
 	// Subject names the workload in the summary, empty for the object itself ("role prefill").
 	Subject  string
 	Workload placement.Workload
+	// AnyOrder, when set on every workload of the object, says why their controller may create
+	// them in any order ("the controller creates the roles' LeaderWorkerSets in no fixed order"):
+	// the preview then plays every order and reports each workload's least favourable one, and
+	// the range.
+	AnyOrder string
 }
 
 // maxListedGroups bounds the groups a placement diagnostic lists one by one.
@@ -82,6 +89,9 @@ func (r *Resource) placementPreview(ctx context.Context, planned, prior tftypes.
 		w := workloads[i]
 		p, _ := k8sschema.AttributePath(node, w.Path.String())
 		verdict := fmt.Sprintf("%d of %d groups can be placed", result.Placeable, result.Groups)
+		if result.MostPlaceable > result.Placeable {
+			verdict = fmt.Sprintf("%d to %d of %d groups can be placed", result.Placeable, result.MostPlaceable, result.Groups)
+		}
 		if result.Stalled {
 			verdict = fmt.Sprintf("the rolling update stalls at group %d", result.StallGroup)
 		}
@@ -90,6 +100,11 @@ func (r *Resource) placementPreview(ctx context.Context, planned, prior tftypes.
 			summary = fmt.Sprintf("Placement preview: %s: %s", w.Subject, verdict)
 		}
 		detail := fmt.Sprintf("%s: %s", p, placementDetail(ws[i], result, len(snapshot.Nodes)))
+		if result.MostPlaceable > result.Placeable {
+			subject := cmp.Or(w.Subject, "this workload")
+			detail += fmt.Sprintf("\n%s, and they compete for the same nodes: %s places %d groups in the order least favourable to it "+
+				"(the groups listed) and up to %d in the most favourable one.", w.AnyOrder, subject, result.Placeable, result.MostPlaceable)
+		}
 		if mode == PlacementError {
 			diags.AddAttributeError(p, summary, detail)
 		} else {
@@ -101,12 +116,16 @@ func (r *Resource) placementPreview(ctx context.Context, planned, prior tftypes.
 
 // PreviewPlacement previews the workloads of one planned object (the kind's Placement) on the
 // snapshot as the plan does: each with the tolerations the ExtendedResourceToleration admission
-// plugin adds, in order, each seeing the room the earlier ones took. It returns the workloads as
+// plugin adds, in order, each seeing the room the earlier ones took, or in every order when their
+// controller creates them in any (AnyOrder). It returns the workloads as
 // previewed and their results; the placement differential tests call it too.
 func PreviewPlacement(snapshot placement.Snapshot, workloads []PlacementWorkload) ([]placement.Workload, []placement.Result) {
 	ws := make([]placement.Workload, len(workloads))
 	for i, w := range workloads {
 		ws[i] = placement.WithExtendedResourceTolerations(w.Workload)
+	}
+	if len(workloads) > 1 && !slices.ContainsFunc(workloads, func(w PlacementWorkload) bool { return w.AnyOrder == "" }) {
+		return ws, placement.PreviewAnyOrder(snapshot, ws)
 	}
 	return ws, placement.PreviewAll(snapshot, ws)
 }

@@ -74,6 +74,10 @@ type Result struct {
 	Updated    int
 	Stalled    bool
 	StallGroup int
+	// MostPlaceable is, for workloads previewed in any order (PreviewAnyOrder), the most groups
+	// placed in any order; Placeable and the rest are the least favourable order's. Otherwise it
+	// is Placeable.
+	MostPlaceable int
 }
 
 // GroupFailure is a group that cannot be placed and the scheduler's message for the first of its

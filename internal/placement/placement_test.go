@@ -221,3 +221,45 @@ func TestPreview(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestPreviewAnyOrder: two roles of one 8-GPU group each and room for one. In the given order
+// the first role places its group and the second none; a controller that creates them in no
+// fixed order may give the room to either, so each role's verdict is its least favourable order
+// (0) and MostPlaceable says it may also be 1. Three roles that all fit do not depend on the order.
+func TestPreviewAnyOrder(t *testing.T) {
+	role := func(name string, gpus int64) Workload {
+		w := lws(1, 1, gpuTemplate(gpus))
+		w.Name = name
+		return w
+	}
+	snapshot := Snapshot{Nodes: nodes(1, "gpu", 8)}
+	ordered := PreviewAll(snapshot, []Workload{role("prefill", 8), role("decode", 8)})
+	if ordered[0].Placeable != 1 || ordered[1].Placeable != 0 {
+		t.Fatalf("in order: got %d and %d, want 1 and 0", ordered[0].Placeable, ordered[1].Placeable)
+	}
+	for i, r := range PreviewAnyOrder(snapshot, []Workload{role("prefill", 8), role("decode", 8)}) {
+		if r.Placeable != 0 || r.MostPlaceable != 1 || r.FirstUnplaceable != 0 || r.Reason == "" {
+			t.Errorf("role %d in any order: got placeable %d, most %d, first unplaceable %d, reason %q; want 0, 1, 0 and the scheduler's reason",
+				i, r.Placeable, r.MostPlaceable, r.FirstUnplaceable, r.Reason)
+		}
+	}
+	for i, r := range PreviewAnyOrder(Snapshot{Nodes: nodes(3, "gpu", 8)}, []Workload{role("a", 8), role("b", 8), role("c", 8)}) {
+		if r.Placeable != 1 || r.MostPlaceable != 1 {
+			t.Errorf("role %d with room for all: got placeable %d, most %d; want 1 and 1", i, r.Placeable, r.MostPlaceable)
+		}
+	}
+}
+
+func TestNextPermutationVisitsEveryOrderOnce(t *testing.T) {
+	order := []int{0, 1, 2, 3}
+	seen := map[string]bool{fmt.Sprint(order): true}
+	for nextPermutation(order) {
+		if seen[fmt.Sprint(order)] {
+			t.Fatalf("order %v twice", order)
+		}
+		seen[fmt.Sprint(order)] = true
+	}
+	if len(seen) != 24 {
+		t.Errorf("%d orders, want 24", len(seen))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha1" //nolint:gosec // the LWS group key is a SHA-1 of the pod name, not a secret
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
@@ -66,6 +67,9 @@ func PreviewAll(snapshot Snapshot, workloads []Workload) []Result {
 			continue
 		}
 		results[i] = previewOn(s, w, w.Replicas)
+	}
+	for i := range results {
+		results[i].MostPlaceable = results[i].Placeable
 	}
 	return results
 }
@@ -199,4 +203,64 @@ func setExclusiveAffinities(pod *corev1.Pod, uniqueKey, topologyKey, labelKey st
 			}},
 			TopologyKey: topologyKey,
 		})
+}
+
+// maxOrdered bounds the workloads PreviewAnyOrder plays in every order (5! = 120 previews); more
+// are played in the given order and its reverse.
+const maxOrdered = 5
+
+// PreviewAnyOrder previews workloads that a controller creates in no fixed order, so that the
+// scheduler may see any of them first: it plays every order and gives each workload its result in
+// the order least favourable to it, with MostPlaceable the most groups it places in any order.
+func PreviewAnyOrder(snapshot Snapshot, workloads []Workload) []Result {
+	results := PreviewAll(snapshot, workloads)
+	if len(workloads) < 2 {
+		return results
+	}
+	order := make([]int, len(workloads))
+	for i := range order {
+		order[i] = i
+	}
+	play := func(order []int) {
+		ws := make([]Workload, len(order))
+		for k, i := range order {
+			ws[k] = workloads[i]
+		}
+		for k, r := range PreviewAll(snapshot, ws) {
+			i := order[k]
+			most := max(results[i].MostPlaceable, r.Placeable)
+			if r.Placeable < results[i].Placeable {
+				results[i] = r
+			}
+			results[i].MostPlaceable = most
+		}
+	}
+	if len(workloads) > maxOrdered {
+		slices.Reverse(order)
+		play(order)
+		return results
+	}
+	for nextPermutation(order) {
+		play(order)
+	}
+	return results
+}
+
+// nextPermutation rearranges order into the next permutation in lexicographic order and reports
+// whether there was one (the last permutation is left as it is).
+func nextPermutation(order []int) bool {
+	i := len(order) - 2
+	for i >= 0 && order[i] >= order[i+1] {
+		i--
+	}
+	if i < 0 {
+		return false
+	}
+	j := len(order) - 1
+	for order[j] <= order[i] {
+		j--
+	}
+	order[i], order[j] = order[j], order[i]
+	slices.Reverse(order[i+1:])
+	return true
 }

@@ -116,7 +116,7 @@ func runPartitionScenario(t *testing.T, cs kubernetes.Interface, cluster *acctes
 	defer cancel()
 	sc := p.scenario
 	lwses := cluster.Dynamic().Resource(lwsGVR).Namespace(sc.id)
-	defer removeScenario(cs, cluster, sc)
+	defer removeScenario(cs, cluster, sc, lwsGVR, sc.workload.Name)
 	if err := setUpScenario(ctx, cs, sc); err != nil {
 		return out, false, err
 	}
