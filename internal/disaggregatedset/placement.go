@@ -2,6 +2,7 @@ package disaggregatedset
 
 import (
 	"fmt"
+	"strconv"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -15,9 +16,10 @@ import (
 )
 
 // planPlacement is the kind's Placement: the LeaderWorkerSet the controller makes of each role,
-// one per slice, each reported on its role's replicas. They are placed in role order, then slice
-// order, on one snapshot: each sees the room the earlier ones took, as the controller creates
-// them together.
+// one per slice, each reported on its role's replicas, with the pod affinity a v0.10.0 placement
+// policy injects. They are placed on one snapshot in every order (kube.PlacementWorkload.AnyOrder):
+// each sees the room the earlier ones took, as the controller creates them together, in no fixed
+// order.
 //
 // The names are the controller's (RoleLeaderWorkerSet: <set>-<revision>-<role>, or
 // <set>-<slice>-<revision>-<role> under v0.10.0). A role LeaderWorkerSet that exists under the
@@ -87,9 +89,31 @@ func roleLeaderWorkerSets(ds *disaggv1.DisaggregatedSet) []roleLWS {
 				if slices > 1 {
 					subject = fmt.Sprintf("role %s, slice %d", role, slice)
 				}
+				ofSlice(copied, ds, role, slice)
 			}
 			out = append(out, roleLWS{index: i, subject: subject, lws: copied})
 		}
 	}
 	return out
+}
+
+// ofSlice makes the highest slice's LeaderWorkerSet (rules.RoleLeaderWorkerSet) the one of slice:
+// its generated slice and app labels, on the object and the pod templates (GenerateLabels,
+// pkg/utils/disaggregatedset/utils.go, lws v0.10.0), and the pod affinity the placement policy
+// injects into both templates (rules.SetPlacementAffinities).
+func ofSlice(lws *lwsv1.LeaderWorkerSet, ds *disaggv1.DisaggregatedSet, role string, slice int) {
+	relabel := func(labels map[string]string) {
+		if labels != nil {
+			labels[disaggv1.SliceLabelKey] = strconv.Itoa(slice)
+			labels["app"] = fmt.Sprintf("%s-%d-%s", ds.Name, slice, role)
+		}
+	}
+	relabel(lws.Labels)
+	lwt := &lws.Spec.LeaderWorkerTemplate
+	relabel(lwt.WorkerTemplate.Labels)
+	rules.SetPlacementAffinities(&lwt.WorkerTemplate.Spec, ds.Name, slice, ds.Spec.PlacementPolicy)
+	if lwt.LeaderTemplate != nil {
+		relabel(lwt.LeaderTemplate.Labels)
+		rules.SetPlacementAffinities(&lwt.LeaderTemplate.Spec, ds.Name, slice, ds.Spec.PlacementPolicy)
+	}
 }
