@@ -123,3 +123,17 @@ func BenchmarkPreview20LWSUpdatesOver1000Nodes(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPreviewAnyOrder: a DisaggregatedSet's roles (of the fleet's LeaderWorkerSets) over the
+// 1,000 nodes, previewed in any order, at the sizes where every order is played (4) and where
+// the 3n+2 orders are (8: 2 roles of 4 slices).
+func BenchmarkPreviewAnyOrder(b *testing.B) {
+	snapshot, workloads := benchmarkFleet()
+	for _, n := range []int{2, 4, 5, 8} {
+		b.Run(fmt.Sprintf("%d workloads", n), func(b *testing.B) {
+			for b.Loop() {
+				PreviewAnyOrder(snapshot, workloads[5:5+n])
+			}
+		})
+	}
+}

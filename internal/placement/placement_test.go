@@ -263,3 +263,19 @@ func TestNextPermutationVisitsEveryOrderOnce(t *testing.T) {
 		t.Errorf("%d orders, want 24", len(seen))
 	}
 }
+
+// TestPreviewAnyOrderManyWorkloads: past maxOrdered workloads, each is still played first, so a
+// workload that places its group only when it comes first gets that in its range.
+func TestPreviewAnyOrderManyWorkloads(t *testing.T) {
+	var ws []Workload
+	for i := 0; i < maxOrdered+1; i++ {
+		w := lws(1, 1, gpuTemplate(8))
+		w.Name = fmt.Sprintf("role-%d", i)
+		ws = append(ws, w)
+	}
+	for i, r := range PreviewAnyOrder(Snapshot{Nodes: nodes(1, "gpu", 8)}, ws) {
+		if r.Placeable != 0 || r.MostPlaceable != 1 {
+			t.Errorf("workload %d: placeable %d to %d, want 0 to 1", i, r.Placeable, r.MostPlaceable)
+		}
+	}
+}
