@@ -187,6 +187,20 @@ func scenarioCount(t *testing.T, name string, def int) int {
 	return n
 }
 
+// scenarioFrom is the index of the first scenario: the environment variable name's (to rerun
+// one scenario: <name>=7 with the count variable at 1), or def when it is unset.
+func scenarioFrom(t *testing.T, name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		t.Fatalf("%s=%q: want a scenario index", name, v)
+	}
+	return n
+}
+
 // TestPlacementPreviewAgreesWithScheduler applies each scenario to the test cluster, waits for the
 // scheduler to settle, and compares the counts of fully placed groups.
 func TestPlacementPreviewAgreesWithScheduler(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -105,19 +104,16 @@ func TestPlacementPreviewDisaggregatedSetAgreesWithScheduler(t *testing.T) {
 	acctest.FirstCLIOnly(t, "the scheduler's placement of generated DisaggregatedSets")
 	cs := cluster.Clientset()
 	n := scenarioCount(t, "KUBEINFER_PLACEMENT_DS_SCENARIOS", 3)
-	roles, exact, ranged, rangedAgreements := 0, 0, 0, 0
+	var tally rangeTally
 	var disagreements []string
 	// make test's sample starts at d002: in d000 a role's own groups race for the last room on a
 	// node, which no preview can call (as the package's create differential says), and d004
 	// previews a range over the roles' order.
-	first := 2
+	sampleFrom := 2
 	if os.Getenv("KUBEINFER_PLACEMENT_DS_SCENARIOS") != "" {
-		first = 0
+		sampleFrom = 0
 	}
-	if v := os.Getenv("KUBEINFER_PLACEMENT_DS_FROM"); v != "" {
-		// To rerun one scenario: KUBEINFER_PLACEMENT_DS_FROM=7 KUBEINFER_PLACEMENT_DS_SCENARIOS=1.
-		first, _ = strconv.Atoi(v)
-	}
+	first := scenarioFrom(t, "KUBEINFER_PLACEMENT_DS_FROM", sampleFrom)
 	for i := first; i < first+n; i++ {
 		sc := generateDS(20261206, i)
 		obj, err := dsObject(sc)
@@ -134,31 +130,20 @@ func TestPlacementPreviewDisaggregatedSetAgreesWithScheduler(t *testing.T) {
 		}
 		var line []string
 		for r, w := range sc.roles {
-			roles++
-			p := results[r]
 			// The controller creates the roles in no fixed order: where the order matters, the
 			// preview gives the range over every order, and the scheduler's count must be in it.
-			previewed := fmt.Sprint(p.Placeable)
-			if p.MostPlaceable > p.Placeable {
-				ranged++
-				previewed = fmt.Sprintf("%d-%d", p.Placeable, p.MostPlaceable)
-			}
+			p := results[r]
+			previewed, agree := tally.add(p, bound[w.Name])
 			line = append(line, fmt.Sprintf("%s preview %s/%d, scheduler %d", w.Name, previewed, w.Replicas, bound[w.Name]))
-			if bound[w.Name] >= p.Placeable && bound[w.Name] <= p.MostPlaceable {
-				if p.MostPlaceable > p.Placeable {
-					rangedAgreements++
-				} else {
-					exact++
-				}
-				continue
+			if !agree {
+				disagreements = append(disagreements, fmt.Sprintf("%s %s (LeaderWorkerSet %s): preview %s, scheduler %d (%s) preview reason %q; pods: %s",
+					sc.id, workloads[r].Subject, workloads[r].Workload.Name, previewed, bound[w.Name], sc.summary, p.Reason, pods))
 			}
-			disagreements = append(disagreements, fmt.Sprintf("%s %s (LeaderWorkerSet %s): preview %s, scheduler %d (%s) preview reason %q; pods: %s",
-				sc.id, workloads[r].Subject, workloads[r].Workload.Name, previewed, bound[w.Name], sc.summary, p.Reason, pods))
 		}
 		t.Logf("%s: %s (%s)", sc.id, strings.Join(line, "; "), sc.summary)
 	}
 	acctest.Report(t, "placement DS differential: %d scenarios (%d roles, %d of them previewed as a range over the roles' order), %d agreements (%d exact, %d within the range), %d disagreements",
-		n, roles, ranged, exact+rangedAgreements, exact, rangedAgreements, len(disagreements))
+		n, tally.seen, tally.ranged, tally.exact+tally.rangedAgreements, tally.exact, tally.rangedAgreements, len(disagreements))
 	for _, d := range disagreements {
 		t.Errorf("disagreement %s", d)
 	}
@@ -231,4 +216,28 @@ func runDSScenario(cs kubernetes.Interface, cluster *acctest.TestCluster, sc dsS
 		out[role] = perLWS[lws]
 	}
 	return out, podPlaces(pods), nil
+}
+
+// rangeTally counts the previews of workloads whose controller creates them in no fixed order:
+// a count agrees when it lies within the range the preview gives over the orders.
+type rangeTally struct{ seen, ranged, exact, rangedAgreements int }
+
+// add counts one workload's preview r against the scheduler's count got, and returns the preview
+// as printed ("2", or "0-2" for a range) and whether they agree.
+func (c *rangeTally) add(r placement.Result, got int) (string, bool) {
+	c.seen++
+	previewed := fmt.Sprint(r.Placeable)
+	isRange := r.MostPlaceable > r.Placeable
+	if isRange {
+		c.ranged++
+		previewed = fmt.Sprintf("%d-%d", r.Placeable, r.MostPlaceable)
+	}
+	agree := got >= r.Placeable && got <= r.MostPlaceable
+	switch {
+	case agree && isRange:
+		c.rangedAgreements++
+	case agree:
+		c.exact++
+	}
+	return previewed, agree
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,11 +63,7 @@ func TestPlacementPreviewPartitionAgreesWithScheduler(t *testing.T) {
 	n := scenarioCount(t, "KUBEINFER_PLACEMENT_PARTITION_SCENARIOS", 1)
 	var agreements, outside, outsideAgreements int
 	var disagreements, outsideDisagreements []string
-	first := 0
-	if v := os.Getenv("KUBEINFER_PLACEMENT_PARTITION_FROM"); v != "" {
-		// To rerun one scenario: KUBEINFER_PLACEMENT_PARTITION_FROM=7 KUBEINFER_PLACEMENT_PARTITION_SCENARIOS=1.
-		first, _ = strconv.Atoi(v)
-	}
+	first := scenarioFrom(t, "KUBEINFER_PLACEMENT_PARTITION_FROM", 0)
 	for i := first; i < first+n; i++ {
 		p := generatePartition(20261206, i)
 		got, held, err := runPartitionScenario(t, cs, cluster, p)

@@ -56,17 +56,7 @@ func generatePolicy(seed uint64, i int) policyScenario {
 
 // retagDS renames a DisaggregatedSet scenario's objects with rename (see retag).
 func retagDS(sc *dsScenario, rename func(string) string) {
-	for i := range sc.nodes {
-		n := &sc.nodes[i]
-		n.Name = rename(n.Name)
-		for k, v := range n.Labels {
-			n.Labels[k] = rename(v)
-		}
-	}
-	for i := range sc.running {
-		p := &sc.running[i]
-		p.Name, p.Namespace, p.Spec.NodeName = rename(p.Name), sc.id, rename(p.Spec.NodeName)
-	}
+	renameCluster(&sc.scenario, rename)
 	sc.summary = rename(sc.summary)
 	for r := range sc.roles {
 		w := &sc.roles[r]
@@ -90,7 +80,7 @@ func TestPlacementPreviewPlacementPolicyAgreesWithScheduler(t *testing.T) {
 	acctest.FirstCLIOnly(t, "the v0.10.0 controller's and the scheduler's placement of generated placement policies")
 	cs := cluster.Clientset()
 	n := scenarioCount(t, "KUBEINFER_PLACEMENT_POLICY_SCENARIOS", 10)
-	workloadsSeen, exact, ranged, agreements := 0, 0, 0, 0
+	var tally rangeTally
 	var disagreements []string
 	for i := 0; i < n; i++ {
 		sc := generatePolicy(20261206, i)
@@ -116,30 +106,19 @@ func TestPlacementPreviewPlacementPolicyAgreesWithScheduler(t *testing.T) {
 		}
 		var line []string
 		for k, w := range workloads {
-			workloadsSeen++
 			r := results[k]
 			got := bound[w.Workload.Name]
-			previewed := fmt.Sprint(r.Placeable)
-			if r.MostPlaceable > r.Placeable {
-				previewed = fmt.Sprintf("%d-%d", r.Placeable, r.MostPlaceable)
-			}
+			previewed, agree := tally.add(r, got)
 			line = append(line, fmt.Sprintf("%s preview %s/%d, scheduler %d", w.Subject, previewed, w.Workload.Replicas, got))
-			switch {
-			case got < r.Placeable || got > r.MostPlaceable:
+			if !agree {
 				disagreements = append(disagreements, fmt.Sprintf("%s %s (LeaderWorkerSet %s): preview %s, scheduler %d (%s) preview reason %q; pods: %s",
 					sc.id, w.Subject, w.Workload.Name, previewed, got, sc.summary, r.Reason, pods))
-			case r.MostPlaceable > r.Placeable:
-				ranged++
-				agreements++
-			default:
-				exact++
-				agreements++
 			}
 		}
 		t.Logf("%s: %s (%s)", sc.id, strings.Join(line, "; "), sc.summary)
 	}
 	acctest.Report(t, "placement policy differential (v0.10.0): %d scenarios (%d slice roles), %d agreements (%d exact, %d within the range over the order), %d disagreements",
-		n, workloadsSeen, agreements, exact, ranged, len(disagreements))
+		n, tally.seen, tally.exact+tally.rangedAgreements, tally.exact, tally.rangedAgreements, len(disagreements))
 	for _, d := range disagreements {
 		t.Errorf("disagreement %s", d)
 	}

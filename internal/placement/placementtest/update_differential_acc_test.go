@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,11 +72,9 @@ func generateUpdate(seed uint64, i int) updateScenario {
 	return u
 }
 
-// retag renames a create scenario's objects after its new id, so that the update differential's
-// namespaces and nodes never meet the create differential's.
-func retag(sc *scenario) {
-	old := sc.workload.Namespace
-	rename := func(s string) string { return strings.ReplaceAll(s, old, sc.id) }
+// renameCluster renames a scenario's nodes (and their label values) and running pods with
+// rename, and puts the pods in the scenario's namespace.
+func renameCluster(sc *scenario, rename func(string) string) {
 	for i := range sc.nodes {
 		n := &sc.nodes[i]
 		n.Name = rename(n.Name)
@@ -89,6 +86,14 @@ func retag(sc *scenario) {
 		p := &sc.running[i]
 		p.Name, p.Namespace, p.Spec.NodeName = rename(p.Name), sc.id, rename(p.Spec.NodeName)
 	}
+}
+
+// retag renames a create scenario's objects after its new id, so that the update differential's
+// namespaces and nodes never meet the create differential's.
+func retag(sc *scenario) {
+	old := sc.workload.Namespace
+	rename := func(s string) string { return strings.ReplaceAll(s, old, sc.id) }
+	renameCluster(sc, rename)
 	sc.workload.Namespace = sc.id
 	sc.summary = rename(sc.summary)
 	t := &sc.workload.Leader
@@ -115,11 +120,7 @@ func TestPlacementPreviewUpdateAgreesWithScheduler(t *testing.T) {
 	n := scenarioCount(t, "KUBEINFER_PLACEMENT_UPDATE_SCENARIOS", 3)
 	agreements, stalls := 0, 0
 	var disagreements []string
-	first := 0
-	if v := os.Getenv("KUBEINFER_PLACEMENT_UPDATE_FROM"); v != "" {
-		// To rerun one scenario: KUBEINFER_PLACEMENT_UPDATE_FROM=7 KUBEINFER_PLACEMENT_UPDATE_SCENARIOS=1.
-		first, _ = strconv.Atoi(v)
-	}
+	first := scenarioFrom(t, "KUBEINFER_PLACEMENT_UPDATE_FROM", 0)
 	for i := first; i < first+n; i++ {
 		u := generateUpdate(20261206, i)
 		got, err := runUpdateScenario(t, cs, cluster, u)
