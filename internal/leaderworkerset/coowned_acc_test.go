@@ -17,6 +17,7 @@ import (
 // kubectl apply, another apply manager or a plain update then set the same label and
 // annotation. Removing both from the configuration removes them from the object.
 func TestAccLeaderWorkerSet_coOwnedKeyRemoved(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.FirstOfEachKindOnly(t, "the API server's field ownership")
 	const name = "acc-coowned"
 	c := lwsClient(t)
@@ -41,6 +42,7 @@ func TestAccLeaderWorkerSet_coOwnedKeyRemoved(t *testing.T) {
 // a label and an annotation. kubectl still co-owns both; the first apply removes them, and
 // what the configuration never declared (kubectl's last-applied record) stays.
 func TestAccLeaderWorkerSet_coOwnedKeyRemovedAfterImport(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.FirstOfEachKindOnly(t, "the API server's field ownership")
 	for _, serverSide := range []bool{false, true} {
 		how, manager := "client-side", `"kubectl-client-side-apply" (Update)`

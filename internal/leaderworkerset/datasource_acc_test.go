@@ -15,6 +15,7 @@ import (
 // TestAccLeaderWorkerSetDataSource_basic: the data source reads the LeaderWorkerSet the resource
 // created, with the same spec (defaults and nested template fields included) and status.
 func TestAccLeaderWorkerSetDataSource_basic(t *testing.T) {
+	runsBesideOthers(t)
 	const name = "acc-vllm-ds"
 	const ds = "data.kubeinfer_leaderworkerset.test"
 	lwsClient(t) // the LWS controller brings the groups up

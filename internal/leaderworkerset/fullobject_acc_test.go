@@ -361,6 +361,7 @@ func fullObjectConfig(obj *lwsv1.LeaderWorkerSet) string {
 // TestAccLeaderWorkerSet_fullObject: an object with every field set reads back unchanged:
 // the second plan is empty, import gives the same state, and the server stores every field.
 func TestAccLeaderWorkerSet_fullObject(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.FirstOfEachKindOnly(t, "every field's round trip through the CLI's core")
 	c := newerFieldsClient(t)
 	cfg := acctest.ProviderConfigFor(newerFieldsCluster(t))

@@ -16,6 +16,7 @@ import (
 // name, they stay the same across an update with a rollout wait, and an import block that
 // names the object by identity instead of an ID imports it with an empty plan.
 func TestAccLeaderWorkerSet_identity(t *testing.T) {
+	runsBesideOthers(t)
 	const name = "acc-vllm-identity"
 	lwsClient(t)
 	pc := acctest.ProviderConfig(t)

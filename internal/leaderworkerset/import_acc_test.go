@@ -20,6 +20,7 @@ import (
 // annotation. Importing it must not plan that annotation's removal (the user never declares
 // it), and the first apply after the import adopts the object without conflicts.
 func TestAccLeaderWorkerSet_importKubectlApplied(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.FirstCLIOnly(t, "kubectl's annotation on an imported object (import under every CLI: TestAccLeaderWorkerSet_migrateFromKubernetesManifest)")
 	const name = "acc-kubectl-applied"
 	c := lwsClient(t)

@@ -25,12 +25,14 @@ import (
 // once the old manager's fields are handed to kubeinfer (its managedFields entry renamed),
 // removing a label from the configuration removes it from the object.
 func TestAccLeaderWorkerSet_migrateFromKubernetesManifest(t *testing.T) {
+	runsBesideOthers(t)
 	testMigration(t, "acc-migrate-manifest", "Terraform", metav1.ManagedFieldsOperationApply)
 }
 
 // The same from `kubectl create` / client-side `kubectl apply`, whose managedFields entry is an
 // Update: the hand-over also makes it an Apply entry.
 func TestAccLeaderWorkerSet_migrateFromKubectl(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.FirstCLIOnly(t, "kubectl's managedFields entry handed over (the same import block under every CLI: TestAccLeaderWorkerSet_migrateFromKubernetesManifest)")
 	testMigration(t, "acc-migrate-kubectl", "kubectl-client-side-apply", metav1.ManagedFieldsOperationUpdate)
 }

@@ -110,6 +110,7 @@ func jsonPatch(t *testing.T, c dynamic.ResourceInterface, name, manager, patch s
 // worker with `kubectl patch --type=json`. The plan removes it and warns, naming the manager; the apply removes it from the cluster (server-side apply alone would leave it, as
 // kubectl-patch owns it) and the next plan is empty. A label another manager added stays.
 func TestAccLeaderWorkerSet_foreignAddedField(t *testing.T) {
+	runsBesideOthers(t)
 	const name = "acc-foreign-added"
 	c := lwsClient(t)
 	cfg := ownedLWS(t, name, `labels = { app = "vllm" }`, ``)
@@ -147,6 +148,7 @@ func TestAccLeaderWorkerSet_foreignAddedField(t *testing.T) {
 // the attribute and the manager (no "inconsistent result"), and the field stays. Declaring it in
 // the configuration converges.
 func TestAccLeaderWorkerSet_foreignAddedFieldKept(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.FirstCLIOnly(t, "the API server's field ownership")
 	const name = "acc-foreign-kept"
 	c := lwsClient(t)
@@ -240,6 +242,7 @@ func createAsKubectl(t *testing.T, c dynamic.ResourceInterface, name string, ser
 // the next plan is empty. What the configuration never declared stays: kubectl's last-applied
 // record.
 func TestAccLeaderWorkerSet_removeFromAdopted(t *testing.T) {
+	runsBesideOthers(t)
 	for _, serverSide := range []bool{false, true} {
 		how := "client-side"
 		if serverSide {
@@ -334,6 +337,7 @@ func portsOwnedOnlyByProvider(t *testing.T, c dynamic.ResourceInterface, name st
 // configuration's apply fails with "already exists" and leaves that object as it was: no
 // adoption, no change, and the other configuration's object survives this one's destroy.
 func TestAccLeaderWorkerSet_sameNameOtherConfiguration(t *testing.T) {
+	runsBesideOthers(t)
 	const name = "acc-same-name"
 	c := lwsClient(t)
 	other := map[string]any{

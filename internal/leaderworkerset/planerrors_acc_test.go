@@ -294,6 +294,7 @@ func TestLiteralSecretEnvWarns(t *testing.T) {
 // retried (eight tries took about 16 s), and dry runs without the named field find the other.
 // Without them the next apply creates the object.
 func TestAccLeaderWorkerSet_undeclaredFieldsAtOnce(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.FirstCLIOnly(t, "the released CRD's answer to undeclared fields")
 	name := "acc-vllm-undeclared"
 	lwsClient(t)

@@ -31,8 +31,21 @@ func TestMain(m *testing.M) { acctest.Main(m) }
 // kube-scheduler and KWOK nodes (8 nodes with 8 GPUs each in two zones, tainted
 // nvidia.com/gpu; pods that request GPUs get the toleration from the API server's
 // ExtendedResourceToleration admission plugin). Pods are really scheduled and turn Ready, so
-// the rollout waits watch real rollouts. Tests run one after another and each destroys what it
-// created, so each may use every GPU.
+// the rollout waits watch real rollouts. Each test destroys what it created.
+//
+// Tests that need the GPUs to themselves run first, one after another: those that fill every
+// node, place groups on distinct nodes, compare a placement or rollout preview with the
+// scheduler, leave groups pending, label a node, or list every object of the namespace. The
+// others call runsBesideOthers and then run go test -parallel at a time.
+
+// runsBesideOthers marks a test that can share the cluster: its groups use at most 16 of the
+// 64 GPUs (lwsfixture.SmallGPU) or none, it names every object it reads, and what it checks
+// does not depend on where the scheduler puts pods. Go runs such tests (t.Parallel) after the
+// tests that did not call it, so they never run beside a test that needs the GPUs.
+func runsBesideOthers(t *testing.T) {
+	t.Helper()
+	t.Parallel()
+}
 
 const addr = "kubeinfer_leaderworkerset.test"
 
@@ -104,6 +117,7 @@ func TestAccLeaderWorkerSet_minimalVLLM(t *testing.T) {
 }
 
 func TestAccLeaderWorkerSet_lifecycle(t *testing.T) {
+	runsBesideOthers(t)
 	name := "acc-vllm"
 	c := lwsClient(t)
 	pc := acctest.ProviderConfig(t)
@@ -174,6 +188,7 @@ func TestAccLeaderWorkerSet_lifecycle(t *testing.T) {
 // fails the apply on that attribute, naming the API that has it, instead of the server's
 // "field not declared in schema".
 func TestAccLeaderWorkerSet_newerFieldOnReleasedCRD(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.FirstCLIOnly(t, "the released CRD's answer to a newer field")
 	name := "acc-vllm-newer"
 	lwsClient(t)
@@ -201,6 +216,7 @@ func TestAccLeaderWorkerSet_newerFieldOnReleasedCRD(t *testing.T) {
 func unsetReplicas(l *lwsv1.LeaderWorkerSet) { l.Spec.Replicas = nil }
 
 func TestAccLeaderWorkerSet_autoscaledReplicas(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.FirstCLIOnly(t, "an autoscaler's field ownership")
 	name := "acc-vllm-hpa"
 	c := lwsClient(t)

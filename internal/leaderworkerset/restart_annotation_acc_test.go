@@ -45,6 +45,7 @@ func podsStamped(t *testing.T, name, stamp string) resource.TestCheckFunc {
 // the next plan is empty. It runs under the first CLI of each kind: OpenTofu has no actions, so
 // this is its way to restart.
 func TestAccLeaderWorkerSet_restartByAnnotation(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.FirstOfEachKindOnly(t, "the controller's rolling restart from a template annotation")
 	const name = "acc-restart-annotation"
 	const stamp0, stamp1 = "2026-12-01T00:00:00Z", "2026-12-06T04:00:00Z"

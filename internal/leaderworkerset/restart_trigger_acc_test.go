@@ -84,6 +84,7 @@ resource "terraform_data" "model_config" {
 // as a warning, taint fails the apply and taints the triggering terraform_data, whose
 // replacement (and the restart with it) the next plan proposes.
 func TestAccLeaderWorkerSet_restartOnFailure(t *testing.T) {
+	runsBesideOthers(t)
 	tf := terraformAtLeast(t, acctest.Terraform116)
 	const name = "acc-restart-on-failure"
 	lwsClient(t)

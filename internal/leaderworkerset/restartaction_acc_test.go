@@ -113,6 +113,7 @@ func podsRecreated(t *testing.T, name string, before *map[string]types.UID, want
 // keeps the stamp and the running pods. TestAccLeaderWorkerSet_restartActionInvoke runs the
 // action with -invoke, for the whole set and for one group.
 func TestAccLeaderWorkerSet_restartAction(t *testing.T) {
+	runsBesideOthers(t)
 	if os.Getenv("TF_ACC_PROVIDER_HOST") == "registry.opentofu.org" {
 		t.Skip("OpenTofu has no actions: the restart action runs under Terraform 1.14 and later only")
 	}
@@ -180,6 +181,7 @@ func stampKeptAndPodsKept(t *testing.T, name string, before *map[string]types.UI
 // process (TF_REATTACH_PROVIDERS, as terraform-plugin-testing attaches it): the whole set, then
 // group 0; the pods are recreated and the next plan is empty.
 func TestAccLeaderWorkerSet_restartActionInvoke(t *testing.T) {
+	runsBesideOthers(t)
 	if os.Getenv("TF_ACC_PROVIDER_HOST") == "registry.opentofu.org" {
 		t.Skip("OpenTofu has no actions: the restart action runs under Terraform 1.14 and later only")
 	}

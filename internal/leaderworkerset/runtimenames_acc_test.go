@@ -22,6 +22,7 @@ import (
 // never does, and for one it warns about, whether it comes up is what the StatefulSet's actual
 // revision hash predicts (its label "<statefulset>-<hash>" within 63 characters).
 func TestAccLeaderWorkerSet_runtimeNameWalk(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.SkipAfterFirstCLI(t) // no CLI: the plan's rule against the controller
 	c := acctest.Cluster(t)
 	lws := lwsClient(t)

@@ -110,6 +110,7 @@ func noWarnings(t *testing.T, w *kubetest.Warnings) func() {
 // back, the apply takes them over and waits for the rollout back to the declared image, and
 // the next plan is empty. A label and an annotation another manager added stay.
 func TestAccLeaderWorkerSet_takeoverUpdateManager(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.FirstCLIOnly(t, "the API server's field ownership")
 	name := "acc-takeover-update"
 	c := lwsClient(t)
@@ -169,6 +170,7 @@ func TestAccLeaderWorkerSet_takeoverUpdateManager(t *testing.T) {
 // (another image, another replica count) converges the same way; the other manager keeps
 // nothing of what the configuration declares.
 func TestAccLeaderWorkerSet_takeoverApplyManager(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.FirstCLIOnly(t, "the API server's field ownership")
 	name := "acc-takeover-apply"
 	c := lwsClient(t)
@@ -220,6 +222,7 @@ func TestAccLeaderWorkerSet_takeoverApplyManager(t *testing.T) {
 // and the apply fails with the conflict, naming the manager and the fields; returning to the
 // default takes them back.
 func TestAccLeaderWorkerSet_takeoverOptOut(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.FirstCLIOnly(t, "the API server's field ownership")
 	name := "acc-takeover-optout"
 	c := lwsClient(t)
@@ -264,6 +267,7 @@ func TestAccLeaderWorkerSet_takeoverOptOut(t *testing.T) {
 // no owner for a custom resource (kubernetes/kubernetes#131892); an autoscaler that writes
 // spec.replicas itself (an Update) keeps owning it.
 func TestAccLeaderWorkerSet_takeoverKeepsAutoscalerReplicas(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.FirstCLIOnly(t, "the API server's field ownership")
 	name := "acc-takeover-hpa"
 	c := lwsClient(t)

@@ -25,6 +25,7 @@ import (
 // this template the controller's worker StatefulSet cannot be created. The wait ends on the
 // controller's FailedCreate event with an error that quotes it, long before its timeout.
 func TestAccLeaderWorkerSet_waitFailsOnFailedCreate(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.SkipAfterFirstCLI(t) // the controller's behaviour, not the CLI's
 	name := "acc-failed-create-" + strings.Repeat("n", 52-len("acc-failed-create-"))
 	c := acctest.Cluster(t)

@@ -54,6 +54,7 @@ import (
 // fail the test); each is counted and reported. A small update corpus compares dry-run
 // updates with the provider's ReplaceOn and ValidateUpdate.
 func TestAccLeaderWorkerSet_webhookParity(t *testing.T) {
+	runsBesideOthers(t)
 	acctest.SkipAfterFirstCLI(t)
 	c := acctest.Cluster(t)
 	start := time.Now()
