@@ -258,9 +258,12 @@ phase_go() {
 		echo "results the tests reported (differential and parity counts):"
 		sed 's/^/    /' "$times.reports" | tee -a "${cli_summary:-/dev/null}"
 	fi
-	# KUBEINFER_TEST_TIMES_OUT=<file>: keep every test's time (package, CLI, test, seconds), to
-	# see where a run's time went beyond the slowest few.
+	# KUBEINFER_TEST_TIMES_OUT=<file>: keep every test's time (package, CLI, test, seconds, CPU
+	# seconds), to see where a run's time went beyond the slowest few, and in <file>.packages each
+	# package's run under each CLI (package, CLI, seconds, result, CPU seconds of the CLI's
+	# commands, of the test process and of the cluster).
 	[[ -n ${KUBEINFER_TEST_TIMES_OUT:-} && -f $times.tests ]] && cp -- "$times.tests" "$KUBEINFER_TEST_TIMES_OUT"
+	[[ -n ${KUBEINFER_TEST_TIMES_OUT:-} && -f $times ]] && cp -- "$times" "$KUBEINFER_TEST_TIMES_OUT.packages"
 	rm -f -- "$times" "$times.tests" "$times.reports"
 	return $rc
 }

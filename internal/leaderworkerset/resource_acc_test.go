@@ -35,8 +35,9 @@ func TestMain(m *testing.M) { acctest.Main(m) }
 //
 // Tests that need the GPUs to themselves run first, one after another: those that fill every
 // node, place groups on distinct nodes, compare a placement or rollout preview with the
-// scheduler, leave groups pending, label a node, or list every object of the namespace. The
-// others call runsBesideOthers and then run go test -parallel at a time.
+// scheduler, label a node, list every object of the namespace, or set the test process's
+// environment (t.Setenv). The others call runsBesideOthers and then run go test -parallel at a
+// time.
 
 // runsBesideOthers marks a test that can share the cluster: its groups use at most 16 of the
 // 64 GPUs (lwsfixture.SmallGPU) or none, it names every object it reads, and what it checks

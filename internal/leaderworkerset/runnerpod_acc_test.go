@@ -66,7 +66,6 @@ func publishedRBAC(t *testing.T) (*rbacv1.Role, *rbacv1.ClusterRole) {
 // docs publish. Create (with the rollout wait), plan, import and destroy pass; without the
 // delete permission the destroy fails naming the verb and the resource.
 func TestAccLeaderWorkerSet_runnerPod(t *testing.T) {
-	runsBesideOthers(t)
 	acctest.FirstCLIOnly(t, "the API server's RBAC for a service account")
 	const name, sa = "acc-runner-pod", "tf-runner"
 	c := acctest.Cluster(t)
