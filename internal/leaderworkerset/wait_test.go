@@ -110,6 +110,59 @@ func TestRolloutWaitConfirmsPodsReady(t *testing.T) {
 	}
 }
 
+// When the status says the rollout is done and every pod is Ready, but a group's worker still
+// runs the former template revision (the worker StatefulSet has the new revision and has not
+// replaced its pod yet), the wait goes on until the worker runs the leader's revision.
+func TestRolloutWaitConfirmsOneRevisionPerGroup(t *testing.T) {
+	gvr := schema.GroupVersionResource{Group: "leaderworkerset.x-k8s.io", Version: "v1", Resource: "leaderworkersets"}
+	podsGVR := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	lws := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
+		"metadata": map[string]any{"name": "vllm", "namespace": "default", "resourceVersion": "1", "generation": int64(2)},
+		"spec":     map[string]any{"replicas": int64(1), "leaderWorkerTemplate": map[string]any{"size": int64(2)}},
+		"status": map[string]any{"observedGeneration": int64(2), "replicas": int64(1), "readyReplicas": int64(1), "updatedReplicas": int64(1),
+			"conditions": []any{map[string]any{"type": "Available", "status": "True", "reason": "AllGroupsReady", "message": "", "lastTransitionTime": "2026-12-01T00:00:00Z"}}},
+	}}
+	pod := func(name, revision string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "v1", "kind": "Pod",
+			"metadata": map[string]any{"name": name, "namespace": "default", "labels": map[string]any{
+				"leaderworkerset.sigs.k8s.io/name": "vllm", "leaderworkerset.sigs.k8s.io/group-index": "0",
+				"leaderworkerset.sigs.k8s.io/template-revision-hash": revision}},
+			"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "True"}}},
+		}}
+	}
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
+		gvr: "LeaderWorkerSetList", podsGVR: "PodList",
+	}, lws, pod("vllm-0", "new"), pod("vllm-0-1", "old"))
+	if got := lwswait.NotReadyGroups(context.Background(), dyn, lws); !strings.Contains(got, "group 0: 2 pods ready, of 2 template revisions") {
+		t.Errorf("NotReadyGroups = %q, want group 0 named as still being replaced", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	replacedAt := make(chan time.Time, 1)
+	go func() {
+		time.Sleep(1500 * time.Millisecond)
+		if _, err := dyn.Resource(podsGVR).Namespace("default").Update(ctx, pod("vllm-0-1", "new"), metav1.UpdateOptions{}); err != nil {
+			t.Error(err)
+		}
+		replacedAt <- time.Now()
+	}()
+	_, err := waitForRollout(ctx, dyn, dyn.Resource(gvr).Namespace("default"), lws, nil)
+	returned := time.Now()
+	if err != nil {
+		t.Fatalf("wait: %v", err)
+	}
+	select {
+	case at := <-replacedAt:
+		if returned.Before(at) {
+			t.Fatalf("the wait returned %v before the worker ran the new revision", at.Sub(returned))
+		}
+	default:
+		t.Fatal("the wait returned while the group's worker ran the former revision")
+	}
+}
+
 // Destroy returns only once the StatefulSets and pods of the set are gone.
 func TestCleanupWaitsForPodsAndStatefulSets(t *testing.T) {
 	podsGVR := schema.GroupVersionResource{Version: "v1", Resource: "pods"}

@@ -95,8 +95,10 @@ func EventConcerns(name string) kube.EventConcerns {
 // ConfirmPodsReady checks the pods themselves once the status says the rollout is done. The
 // controller computes status from its informer cache, so a status can count a group Ready
 // whose pod the StatefulSet controller has just deleted for the update (seen in a rolling
-// update that reverted an edited image). Until every group's pods are Ready and none is being
-// replaced, it re-reads the object and the pods every second (wait.PollUntilContextCancel).
+// update that reverted an edited image), or count a group updated and ready whose worker
+// StatefulSet has the new revision but still runs a pod of the former one. Until every group's
+// pods are Ready, of one template revision, and none is being replaced, it re-reads the object
+// and the pods every second (wait.PollUntilContextCancel).
 func ConfirmPodsReady(ctx context.Context, dyn dynamic.Interface, ri dynamic.ResourceInterface, u *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	last := u
 	var reason string
@@ -309,6 +311,15 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 			lines = append(lines, fmt.Sprintf("  group %s: no pods yet (0/%d)", g, size))
 			continue
 		}
+		if c.ready >= int(size) && len(c.revisions) > 1 {
+			// Every pod Ready, but of two template revisions: the worker StatefulSet has the new
+			// revision and has not replaced its pods yet, while the LWS controller already
+			// counts the group updated and ready (it reads the StatefulSet's revision label and
+			// its readyReplicas: replicaStates and updateStatus in
+			// pkg/controllers/leaderworkerset_controller.go, lws v0.9.0).
+			lines = append(lines, fmt.Sprintf("  group %s: %d pods ready, of %d template revisions: the update is still replacing them", g, c.ready, len(c.revisions)))
+			continue
+		}
 		if c.ready < int(size) {
 			line := fmt.Sprintf("  group %s: %d/%d pods ready (%d exist)", g, c.ready, size, c.pods)
 			if c.unschedulable != "" {
@@ -337,10 +348,18 @@ type groupPods struct {
 	// unserved counts, by spec.schedulerName, the Pending pods that no scheduler has
 	// picked up although they name a scheduler other than the default one.
 	unserved map[string]int
+	// revisions counts the pods by their template revision (the controller's RevisionKey label).
+	revisions map[string]int
 }
 
 func (c *groupPods) add(p *unstructured.Unstructured) {
 	c.pods++
+	if rev, ok := p.GetLabels()[upstreamlws.RevisionKey]; ok {
+		if c.revisions == nil {
+			c.revisions = map[string]int{}
+		}
+		c.revisions[rev]++
+	}
 	schedulerName, _, _ := unstructured.NestedString(p.Object, "spec", "schedulerName")
 	if schedulerName == "" {
 		schedulerName = defaultScheduler
