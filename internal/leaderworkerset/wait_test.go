@@ -67,13 +67,7 @@ func TestRolloutWaitInterruptMakesNoFurtherRequest(t *testing.T) {
 func TestRolloutWaitConfirmsPodsReady(t *testing.T) {
 	gvr := schema.GroupVersionResource{Group: "leaderworkerset.x-k8s.io", Version: "v1", Resource: "leaderworkersets"}
 	podsGVR := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
-	lws := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
-		"metadata": map[string]any{"name": "vllm", "namespace": "default", "resourceVersion": "1", "generation": int64(1)},
-		"spec":     map[string]any{"replicas": int64(1), "leaderWorkerTemplate": map[string]any{"size": int64(1)}},
-		"status": map[string]any{"observedGeneration": int64(1), "replicas": int64(1), "readyReplicas": int64(1), "updatedReplicas": int64(1),
-			"conditions": []any{map[string]any{"type": "Available", "status": "True", "reason": "AllGroupsReady", "message": "", "lastTransitionTime": "2026-12-01T00:00:00Z"}}},
-	}}
+	lws := rolledOutLWS(1, 1)
 	pod := func(ready string) *unstructured.Unstructured {
 		return &unstructured.Unstructured{Object: map[string]any{
 			"apiVersion": "v1", "kind": "Pod",
@@ -85,15 +79,34 @@ func TestRolloutWaitConfirmsPodsReady(t *testing.T) {
 	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
 		gvr: "LeaderWorkerSetList", podsGVR: "PodList",
 	}, lws, pod("False"))
+	waitHoldsUntil(t, dyn, gvr, lws, pod("True"), "the group's pod turned Ready")
+}
+
+// rolledOutLWS is a LeaderWorkerSet "vllm" of one group of size pods at generation, whose
+// status says the rollout is done.
+func rolledOutLWS(generation, size int64) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
+		"metadata": map[string]any{"name": "vllm", "namespace": "default", "resourceVersion": "1", "generation": generation},
+		"spec":     map[string]any{"replicas": int64(1), "leaderWorkerTemplate": map[string]any{"size": size}},
+		"status": map[string]any{"observedGeneration": generation, "replicas": int64(1), "readyReplicas": int64(1), "updatedReplicas": int64(1),
+			"conditions": []any{map[string]any{"type": "Available", "status": "True", "reason": "AllGroupsReady", "message": "", "lastTransitionTime": "2026-12-01T00:00:00Z"}}},
+	}}
+}
+
+// waitHoldsUntil runs the rollout wait of lws and, 1.5 s into it, writes the pod change to the
+// cluster; the wait must return without error, and only after the change (what).
+func waitHoldsUntil(t *testing.T, dyn *dynamicfake.FakeDynamicClient, gvr schema.GroupVersionResource, lws, change *unstructured.Unstructured, what string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	readyAt := make(chan time.Time, 1)
+	changedAt := make(chan time.Time, 1)
 	go func() {
 		time.Sleep(1500 * time.Millisecond)
-		if _, err := dyn.Resource(podsGVR).Namespace("default").Update(ctx, pod("True"), metav1.UpdateOptions{}); err != nil {
+		if _, err := dyn.Resource(schema.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace("default").Update(ctx, change, metav1.UpdateOptions{}); err != nil {
 			t.Error(err)
 		}
-		readyAt <- time.Now()
+		changedAt <- time.Now()
 	}()
 	_, err := waitForRollout(ctx, dyn, dyn.Resource(gvr).Namespace("default"), lws, nil)
 	returned := time.Now()
@@ -101,12 +114,12 @@ func TestRolloutWaitConfirmsPodsReady(t *testing.T) {
 		t.Fatalf("wait: %v", err)
 	}
 	select {
-	case at := <-readyAt:
+	case at := <-changedAt:
 		if returned.Before(at) {
-			t.Fatalf("the wait returned %v before the pod turned Ready", at.Sub(returned))
+			t.Fatalf("the wait returned %v before %s", at.Sub(returned), what)
 		}
 	default:
-		t.Fatal("the wait returned while the group's pod was not Ready")
+		t.Fatalf("the wait returned before %s", what)
 	}
 }
 
@@ -116,13 +129,7 @@ func TestRolloutWaitConfirmsPodsReady(t *testing.T) {
 func TestRolloutWaitConfirmsOneRevisionPerGroup(t *testing.T) {
 	gvr := schema.GroupVersionResource{Group: "leaderworkerset.x-k8s.io", Version: "v1", Resource: "leaderworkersets"}
 	podsGVR := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
-	lws := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
-		"metadata": map[string]any{"name": "vllm", "namespace": "default", "resourceVersion": "1", "generation": int64(2)},
-		"spec":     map[string]any{"replicas": int64(1), "leaderWorkerTemplate": map[string]any{"size": int64(2)}},
-		"status": map[string]any{"observedGeneration": int64(2), "replicas": int64(1), "readyReplicas": int64(1), "updatedReplicas": int64(1),
-			"conditions": []any{map[string]any{"type": "Available", "status": "True", "reason": "AllGroupsReady", "message": "", "lastTransitionTime": "2026-12-01T00:00:00Z"}}},
-	}}
+	lws := rolledOutLWS(2, 2)
 	pod := func(name, revision string) *unstructured.Unstructured {
 		return &unstructured.Unstructured{Object: map[string]any{
 			"apiVersion": "v1", "kind": "Pod",
@@ -138,29 +145,7 @@ func TestRolloutWaitConfirmsOneRevisionPerGroup(t *testing.T) {
 	if got := lwswait.NotReadyGroups(context.Background(), dyn, lws); !strings.Contains(got, "group 0: 2 pods ready, of 2 template revisions") {
 		t.Errorf("NotReadyGroups = %q, want group 0 named as still being replaced", got)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	replacedAt := make(chan time.Time, 1)
-	go func() {
-		time.Sleep(1500 * time.Millisecond)
-		if _, err := dyn.Resource(podsGVR).Namespace("default").Update(ctx, pod("vllm-0-1", "new"), metav1.UpdateOptions{}); err != nil {
-			t.Error(err)
-		}
-		replacedAt <- time.Now()
-	}()
-	_, err := waitForRollout(ctx, dyn, dyn.Resource(gvr).Namespace("default"), lws, nil)
-	returned := time.Now()
-	if err != nil {
-		t.Fatalf("wait: %v", err)
-	}
-	select {
-	case at := <-replacedAt:
-		if returned.Before(at) {
-			t.Fatalf("the wait returned %v before the worker ran the new revision", at.Sub(returned))
-		}
-	default:
-		t.Fatal("the wait returned while the group's worker ran the former revision")
-	}
+	waitHoldsUntil(t, dyn, gvr, lws, pod("vllm-0-1", "new"), "the group's worker ran the new revision")
 }
 
 // Destroy returns only once the StatefulSets and pods of the set are gone.
