@@ -99,9 +99,7 @@ terraform_oldest_bin=
 # of its own.
 # The packages that run longest come first, longest first (go test starts them in this order),
 # so that the two slots of -p 2 stay busy to the end instead of one long package running alone last.
-# placement/placementtest follows them: it mostly waits on kube-scheduler (40 CPU seconds in
-# 120 s), and last it left a core idle for the final minutes of the phase.
-longest_first=(leaderworkerset prioritylevelconfiguration disaggregatedset placement/placementtest)
+longest_first=(leaderworkerset prioritylevelconfiguration disaggregatedset)
 packages() {
 	local all p
 	all=$(go list ./... | grep -v '/internal/faulttest$')
