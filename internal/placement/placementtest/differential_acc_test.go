@@ -176,27 +176,25 @@ func gpuRequests(gpus int64) corev1.ResourceRequirements {
 // scenarioCount is the number of scenarios the environment variable name asks for, or def when
 // it is unset (make test's sample; make placement-corpus sets the whole corpus).
 func scenarioCount(t *testing.T, name string, def int) int {
-	v := os.Getenv(name)
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		t.Fatalf("%s=%q: want a positive number", name, v)
-	}
-	return n
+	return envInt(t, name, def, 1, "a positive number")
 }
 
 // scenarioFrom is the index of the first scenario: the environment variable name's (to rerun
 // one scenario: <name>=7 with the count variable at 1), or def when it is unset.
 func scenarioFrom(t *testing.T, name string, def int) int {
+	return envInt(t, name, def, 0, "a scenario index")
+}
+
+// envInt is the integer of the environment variable name, at least least, or def when it is
+// unset; anything else fails the test, saying what it wants.
+func envInt(t *testing.T, name string, def, least int, want string) int {
 	v := os.Getenv(name)
 	if v == "" {
 		return def
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 {
-		t.Fatalf("%s=%q: want a scenario index", name, v)
+	if err != nil || n < least {
+		t.Fatalf("%s=%q: want %s", name, v, want)
 	}
 	return n
 }
