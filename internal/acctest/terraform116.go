@@ -2,6 +2,7 @@ package acctest
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"testing"
 
@@ -12,6 +13,13 @@ import (
 // Terraform116 is Terraform 1.16.0: action triggers with on_failure, lifecycle { destroy = false }
 // and import blocks inside modules (terraform-plugin-testing v1.16 names no version past 1.15).
 var Terraform116 = version.Must(version.NewVersion("1.16.0"))
+
+// OpenTofu112 is OpenTofu 1.12.0, the first OpenTofu with lifecycle { destroy = false }.
+var OpenTofu112 = version.Must(version.NewVersion("1.12.0"))
+
+// UnderOpenTofu reports whether the tests run under OpenTofu: useCLI points
+// terraform-plugin-testing's configurations at registry.opentofu.org for it.
+func UnderOpenTofu() bool { return os.Getenv("TF_ACC_PROVIDER_HOST") == "registry.opentofu.org" }
 
 // SkipBelowTerraform116 skips a test case under a CLI older than Terraform 1.16, and under
 // OpenTofu, whose versions (1.12) are below it: for the tests of what 1.16 brought.

@@ -137,7 +137,7 @@ func (f *fleet) checkDestroyed() {
 // (a module call per aliased provider). Each cluster gets its own LeaderWorkerSet, a second
 // plan is empty, and destroy removes them all.
 func TestAccExample_fleet(t *testing.T) {
-	tofu := os.Getenv("TF_ACC_PROVIDER_HOST") == "registry.opentofu.org"
+	tofu := acctest.UnderOpenTofu()
 	if !tofu && !acctest.IsFirstCLI() {
 		t.Skip("the Terraform flavour runs under the first CLI, the OpenTofu flavour under OpenTofu")
 	}

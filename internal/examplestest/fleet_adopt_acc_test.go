@@ -16,7 +16,7 @@ import (
 // imports, applies them, plans nothing more, and its destroy removes the objects. It runs under
 // the first CLI and under OpenTofu, which adopts this way too.
 func TestAccExample_fleetAdopt(t *testing.T) {
-	tofu := os.Getenv("TF_ACC_PROVIDER_HOST") == "registry.opentofu.org"
+	tofu := acctest.UnderOpenTofu()
 	if !tofu && !acctest.IsFirstCLI() {
 		t.Skip("import blocks with for_each in the root module: it runs under the first CLI and OpenTofu")
 	}

@@ -26,7 +26,7 @@ var inferenceCall = regexp.MustCompile(`(?ms)^module "(\w+)" \{\n  source += "\.
 // and later alone: older Terraform and OpenTofu refuse import blocks inside a module.
 func TestAccExample_fleetModuleImport(t *testing.T) {
 	cli := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if cli == "" || os.Getenv("TF_ACC_PROVIDER_HOST") == "registry.opentofu.org" {
+	if cli == "" || acctest.UnderOpenTofu() {
 		t.Skip("import blocks inside a module: Terraform 1.16 and later")
 	}
 	if v := acctest.CLIVersion(t, cli); v.LessThan(acctest.Terraform116) {

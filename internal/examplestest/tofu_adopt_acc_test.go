@@ -11,6 +11,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 )
 
 // TestAccExample_tofuAdoptWithNamesDataSource runs the migration guide's OpenTofu path (no
@@ -21,7 +23,7 @@ import (
 // their resource blocks (with each set's image), the apply imports both and creates nothing, and
 // the next plan is empty. It runs under OpenTofu alone, the CLI this path is for.
 func TestAccExample_tofuAdoptWithNamesDataSource(t *testing.T) {
-	if os.Getenv("TF_ACC_PROVIDER_HOST") != "registry.opentofu.org" {
+	if !acctest.UnderOpenTofu() {
 		t.Skip("the adoption path without query is OpenTofu's")
 	}
 	f := newFleet(t, true)

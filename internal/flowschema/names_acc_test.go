@@ -2,7 +2,6 @@ package flowschema_test
 
 import (
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -21,7 +20,7 @@ import (
 // identities, and one import block with for_each over it adopts both with an empty plan; a
 // configuration without them then deletes them.
 func TestAccFlowSchema_adoptByNames(t *testing.T) {
-	if !acctest.IsFirstCLI() && os.Getenv("TF_ACC_PROVIDER_HOST") != "registry.opentofu.org" {
+	if !acctest.IsFirstCLI() && !acctest.UnderOpenTofu() {
 		t.Skip("the path for the CLIs without terraform query: it runs under the first CLI and OpenTofu")
 	}
 	acctest.Cluster(t)

@@ -22,7 +22,7 @@ import (
 // later (OpenTofu has no actions), and returns its path.
 func terraformAtLeast(t *testing.T, atLeast *goversion.Version) string {
 	t.Helper()
-	if os.Getenv("TF_ACC_PROVIDER_HOST") == "registry.opentofu.org" {
+	if acctest.UnderOpenTofu() {
 		t.Skip("OpenTofu has no actions")
 	}
 	tf := os.Getenv("TF_ACC_TERRAFORM_PATH")

@@ -114,7 +114,7 @@ func podsRecreated(t *testing.T, name string, before *map[string]types.UID, want
 // action with -invoke, for the whole set and for one group.
 func TestAccLeaderWorkerSet_restartAction(t *testing.T) {
 	runsBesideOthers(t)
-	if os.Getenv("TF_ACC_PROVIDER_HOST") == "registry.opentofu.org" {
+	if acctest.UnderOpenTofu() {
 		t.Skip("OpenTofu has no actions: the restart action runs under Terraform 1.14 and later only")
 	}
 	const name = "acc-restart-action"
@@ -182,7 +182,7 @@ func stampKeptAndPodsKept(t *testing.T, name string, before *map[string]types.UI
 // group 0; the pods are recreated and the next plan is empty.
 func TestAccLeaderWorkerSet_restartActionInvoke(t *testing.T) {
 	runsBesideOthers(t)
-	if os.Getenv("TF_ACC_PROVIDER_HOST") == "registry.opentofu.org" {
+	if acctest.UnderOpenTofu() {
 		t.Skip("OpenTofu has no actions: the restart action runs under Terraform 1.14 and later only")
 	}
 	tf := os.Getenv("TF_ACC_TERRAFORM_PATH")

@@ -86,8 +86,15 @@ func podImages(t *testing.T, name, image string, want int) resource.TestCheckFun
 	return func(*terraform.State) error {
 		pods := listPods(t, name)
 		n := 0
+		var seen []string // for the message: every pod, terminating ones too
 		for i := range pods {
 			p := &pods[i]
+			owner := ""
+			if o := metav1.GetControllerOf(p); o != nil {
+				owner = fmt.Sprintf("%s %s %s", o.Kind, o.Name, o.UID)
+			}
+			seen = append(seen, fmt.Sprintf("%s (uid %s, owner %s, revision %s, ready %t, terminating %t)", p.Name, p.UID,
+				owner, p.Labels["leaderworkerset.sigs.k8s.io/template-revision-hash"], acctest.PodReady(p), p.DeletionTimestamp != nil))
 			if p.DeletionTimestamp != nil {
 				continue
 			}
@@ -100,7 +107,7 @@ func podImages(t *testing.T, name, image string, want int) resource.TestCheckFun
 			n++
 		}
 		if n != want {
-			return fmt.Errorf("%d pods, want %d", n, want)
+			return fmt.Errorf("%d pods, want %d: %s", n, want, strings.Join(seen, "; "))
 		}
 		return nil
 	}

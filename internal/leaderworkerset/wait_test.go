@@ -94,8 +94,8 @@ func rolledOutLWS(generation, size int64) *unstructured.Unstructured {
 	}}
 }
 
-// waitHoldsUntil runs the rollout wait of lws and, 1.5 s into it, writes the pod change to the
-// cluster; the wait must return without error, and only after the change (what).
+// waitHoldsUntil runs the rollout wait of lws and, 1.5 s into it, writes the change (a pod or a
+// StatefulSet) to the cluster; the wait must return without error, and only after the change (what).
 func waitHoldsUntil(t *testing.T, dyn *dynamicfake.FakeDynamicClient, gvr schema.GroupVersionResource, lws, change *unstructured.Unstructured, what string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -103,7 +103,11 @@ func waitHoldsUntil(t *testing.T, dyn *dynamicfake.FakeDynamicClient, gvr schema
 	changedAt := make(chan time.Time, 1)
 	go func() {
 		time.Sleep(1500 * time.Millisecond)
-		if _, err := dyn.Resource(schema.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace("default").Update(ctx, change, metav1.UpdateOptions{}); err != nil {
+		changed := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+		if change.GetKind() == "StatefulSet" {
+			changed = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}
+		}
+		if _, err := dyn.Resource(changed).Namespace("default").Update(ctx, change, metav1.UpdateOptions{}); err != nil {
 			t.Error(err)
 		}
 		changedAt <- time.Now()
@@ -146,6 +150,77 @@ func TestRolloutWaitConfirmsOneRevisionPerGroup(t *testing.T) {
 		t.Errorf("NotReadyGroups = %q, want group 0 named as still being replaced", got)
 	}
 	waitHoldsUntil(t, dyn, gvr, lws, pod("vllm-0-1", "new"), "the group's worker ran the new revision")
+}
+
+// When the status says the rollout is done and every pod is Ready and of one revision, but the
+// pods are not yet what the rollout leaves, the wait goes on: a group's worker StatefulSet still
+// belongs to a former leader pod (the group was just recreated and the garbage collector has not
+// deleted the former StatefulSet and its worker yet), or a group runs another template revision
+// than the one the controller labels the leader StatefulSet with.
+func TestRolloutWaitConfirmsCurrentGroups(t *testing.T) {
+	gvr := schema.GroupVersionResource{Group: "leaderworkerset.x-k8s.io", Version: "v1", Resource: "leaderworkersets"}
+	podsGVR := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	stsGVR := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}
+	owner := func(kind, name, uid string) []any {
+		return []any{map[string]any{"apiVersion": "v1", "kind": kind, "name": name, "uid": uid, "controller": true}}
+	}
+	labels := func(revision string, more ...string) map[string]any {
+		l := map[string]any{"leaderworkerset.sigs.k8s.io/name": "vllm", "leaderworkerset.sigs.k8s.io/template-revision-hash": revision}
+		for i := 0; i+1 < len(more); i += 2 {
+			l[more[i]] = more[i+1]
+		}
+		return l
+	}
+	pod := func(name, uid, workerIndex, revision string, ownedBy []any) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "v1", "kind": "Pod",
+			"metadata": map[string]any{"name": name, "namespace": "default", "uid": uid, "ownerReferences": ownedBy,
+				"labels": labels(revision, "leaderworkerset.sigs.k8s.io/group-index", "0", "leaderworkerset.sigs.k8s.io/worker-index", workerIndex)},
+			"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "True"}}},
+		}}
+	}
+	set := func(name, uid, revision string, ownedBy []any) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "apps/v1", "kind": "StatefulSet",
+			"metadata": map[string]any{"name": name, "namespace": "default", "uid": uid, "ownerReferences": ownedBy, "labels": labels(revision)},
+		}}
+	}
+	leaders := set("vllm", "leaders", "a", owner("LeaderWorkerSet", "vllm", "lws"))
+	for _, tc := range []struct {
+		name    string
+		size    int64
+		objects []runtime.Object
+		want    string
+		change  *unstructured.Unstructured
+		what    string
+	}{{
+		name: "worker of a former leader",
+		size: 2,
+		objects: []runtime.Object{leaders, pod("vllm-0", "leader-2", "0", "a", owner("StatefulSet", "vllm", "leaders")),
+			pod("vllm-0-1", "worker-1", "1", "a", owner("StatefulSet", "vllm-0", "workers-1")),
+			set("vllm-0", "workers-1", "a", owner("Pod", "vllm-0", "leader-1"))},
+		want:   "group 0: pods ready, but its worker StatefulSet belongs to a former leader pod: the group is being recreated",
+		change: set("vllm-0", "workers-1", "a", owner("Pod", "vllm-0", "leader-2")),
+		what:   "the worker StatefulSet was the current leader's",
+	}, {
+		name:    "former revision",
+		size:    1,
+		objects: []runtime.Object{leaders, pod("vllm-0", "leader-1", "0", "b", owner("StatefulSet", "vllm", "leaders"))},
+		want:    "group 0: pods ready, but pod vllm-0 runs template revision b, not the set's a: the update has not replaced it yet",
+		change:  pod("vllm-0", "leader-1", "0", "a", owner("StatefulSet", "vllm", "leaders")),
+		what:    "the group ran the set's revision",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			lws := rolledOutLWS(2, tc.size)
+			dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
+				gvr: "LeaderWorkerSetList", podsGVR: "PodList", stsGVR: "StatefulSetList",
+			}, append([]runtime.Object{lws}, tc.objects...)...)
+			if got := lwswait.NotReadyGroups(context.Background(), dyn, lws); !strings.Contains(got, tc.want) {
+				t.Errorf("NotReadyGroups = %q, want %q", got, tc.want)
+			}
+			waitHoldsUntil(t, dyn, gvr, lws, tc.change, tc.what)
+		})
+	}
 }
 
 // Destroy returns only once the StatefulSets and pods of the set are gone.

@@ -97,8 +97,9 @@ func EventConcerns(name string) kube.EventConcerns {
 // whose pod the StatefulSet controller has just deleted for the update (seen in a rolling
 // update that reverted an edited image), or count a group updated and ready whose worker
 // StatefulSet has the new revision but still runs a pod of the former one. Until every group's
-// pods are Ready, of one template revision, and none is being replaced, it re-reads the object
-// and the pods every second (wait.PollUntilContextCancel).
+// pods are Ready, of one template revision (the set's, from the partition up), of the group's
+// current incarnation (see notCurrent), and none is being replaced, it re-reads the object and
+// the pods every second (wait.PollUntilContextCancel).
 func ConfirmPodsReady(ctx context.Context, dyn dynamic.Interface, ri dynamic.ResourceInterface, u *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	last := u
 	var reason string
@@ -229,11 +230,15 @@ func timeoutError(reason string) error {
 
 // The labels the LWS controller puts on every pod of a group.
 const (
-	labelName       = upstreamlws.SetNameLabelKey
-	labelGroupIndex = upstreamlws.GroupIndexLabelKey
+	labelName        = upstreamlws.SetNameLabelKey
+	labelGroupIndex  = upstreamlws.GroupIndexLabelKey
+	labelWorkerIndex = upstreamlws.WorkerIndexLabelKey
 )
 
-var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+var (
+	podsGVR         = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	statefulSetsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}
+)
 
 // PodsSelector selects the pods of the LeaderWorkerSet name.
 func PodsSelector(name string) string { return labelName + "=" + name }
@@ -291,6 +296,7 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 		return nil, false, nil
 	}
 	groups := map[string]*groupPods{}
+	members := map[string][]*unstructured.Unstructured{}
 	for i := range pods.Items {
 		p := &pods.Items[i]
 		if p.GetDeletionTimestamp() != nil {
@@ -303,6 +309,7 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 			groups[g] = c
 		}
 		c.add(p)
+		members[g] = append(members[g], p)
 	}
 	for i := int32(0); i < replicas; i++ {
 		g := strconv.Itoa(int(i))
@@ -331,7 +338,122 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 			lines = append(lines, line)
 		}
 	}
+	if len(lines) > 0 {
+		return lines, true, nil
+	}
+	// Every group looks ready: check that its pods are of the set's current revision and of the
+	// group's current incarnation (one more request, made only then).
+	lines, err = notCurrent(ctx, dyn, &obj, replicas, size, members)
+	if err != nil && kube.Transient(err) {
+		return nil, false, err
+	}
+	// Another error (no permission to list StatefulSets): the pods and the status decide.
 	return lines, true, nil
+}
+
+// notCurrent names the groups of obj whose pods, all Ready and of one revision, are not yet
+// what the rollout leaves: the controller computes its status from its informer cache, so it
+// can count a group updated and ready that it is about to replace. Two cases:
+//
+//   - Pods of another template revision than the set's: the LeaderWorkerSet controller labels
+//     the leader StatefulSet with the revision it rolls out (the template-revision-hash label,
+//     applied before the status in Reconcile, pkg/controllers/leaderworkerset_controller.go,
+//     lws v0.9.0), and every group from the partition up is rolled to it.
+//   - A worker of a former incarnation of the group. When the controller recreates a group (an
+//     update that replaces the leader pod, a restart), the new leader pod's worker StatefulSet
+//     (named as the leader pod) is created only once the former one, owned by the former leader
+//     pod, is gone: until the garbage collector deletes it, its worker pods run on, Ready. The
+//     controller tells a group's pods apart by their chain of controller owners, worker pod ->
+//     worker StatefulSet -> leader pod by UID (workerPodBelongsToLeader in
+//     pkg/controllers/pod_controller.go), and so does this check.
+//
+// Pods without a StatefulSet as their controller (not the controller's: a test double) are not
+// checked.
+func notCurrent(ctx context.Context, dyn dynamic.Interface, obj *lwsv1.LeaderWorkerSet, replicas, size int32, members map[string][]*unstructured.Unstructured) ([]string, error) {
+	owned := false
+	for _, pods := range members {
+		for _, p := range pods {
+			if owner := controllerOf(p); owner != nil && owner.Kind == "StatefulSet" {
+				owned = true
+			}
+		}
+	}
+	if !owned {
+		return nil, nil
+	}
+	list, err := dyn.Resource(statefulSetsGVR).Namespace(obj.Namespace).List(ctx, metav1.ListOptions{LabelSelector: PodsSelector(obj.Name)})
+	if err != nil {
+		return nil, err
+	}
+	sets := map[string]*unstructured.Unstructured{}
+	for i := range list.Items {
+		sets[list.Items[i].GetName()] = &list.Items[i]
+	}
+	current := ""
+	if leaders := sets[obj.Name]; leaders != nil {
+		current = leaders.GetLabels()[upstreamlws.RevisionKey]
+	}
+	partition := int32(0)
+	if c := obj.Spec.RolloutStrategy.RollingUpdateConfiguration; c != nil && c.Partition != nil {
+		partition = *c.Partition // the groups below it keep their revision
+	}
+	var lines []string
+	for i := int32(0); i < replicas; i++ {
+		g := strconv.Itoa(int(i))
+		if why := groupNotCurrent(members[g], sets, current, i >= partition, size); why != "" {
+			lines = append(lines, fmt.Sprintf("  group %s: pods ready, but %s", g, why))
+		}
+	}
+	return lines, nil
+}
+
+// groupNotCurrent says why the pods of one group are not what the rollout leaves ("" when they
+// are): see notCurrent. sets are the set's StatefulSets by name, current the revision the set
+// rolls out ("" when unknown), updated whether the group is at or above the partition.
+func groupNotCurrent(pods []*unstructured.Unstructured, sets map[string]*unstructured.Unstructured, current string, updated bool, size int32) string {
+	var leader *unstructured.Unstructured
+	for _, p := range pods {
+		if rev, ok := p.GetLabels()[upstreamlws.RevisionKey]; ok && updated && current != "" && rev != current {
+			return fmt.Sprintf("pod %s runs template revision %s, not the set's %s: the update has not replaced it yet", p.GetName(), rev, current)
+		}
+		if p.GetLabels()[labelWorkerIndex] == "0" {
+			leader = p
+		}
+	}
+	if leader == nil || size == 1 {
+		return ""
+	}
+	const recreated = ": the group is being recreated"
+	set := sets[leader.GetName()]
+	switch {
+	case set == nil:
+		return "its worker StatefulSet is gone" + recreated
+	case set.GetDeletionTimestamp() != nil:
+		return "its worker StatefulSet is being deleted" + recreated
+	}
+	if owner := controllerOf(set); owner == nil || owner.UID != leader.GetUID() {
+		return "its worker StatefulSet belongs to a former leader pod" + recreated
+	}
+	for _, p := range pods {
+		if p == leader {
+			continue
+		}
+		if owner := controllerOf(p); owner == nil || owner.UID != set.GetUID() {
+			return fmt.Sprintf("worker pod %s belongs to a former worker StatefulSet", p.GetName()) + recreated
+		}
+	}
+	return ""
+}
+
+// controllerOf is the controller owner reference of p (nil when none).
+func controllerOf(p *unstructured.Unstructured) *metav1.OwnerReference {
+	refs := p.GetOwnerReferences()
+	for i := range refs {
+		if refs[i].Controller != nil && *refs[i].Controller {
+			return &refs[i]
+		}
+	}
+	return nil
 }
 
 // PodReady says whether the pod p reports its Ready condition True.
