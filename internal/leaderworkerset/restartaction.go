@@ -231,7 +231,7 @@ func (r *restart) pods(ctx context.Context) (groupPodsByUID, error) {
 	var list *unstructured.UnstructuredList
 	err := kube.RetryTransient(ctx, func(ctx context.Context) error {
 		var lerr error
-		list, lerr = r.dyn.Resource(podsGVR).Namespace(r.ns).List(ctx, metav1.ListOptions{LabelSelector: lwswait.PodsSelector(r.name)})
+		list, lerr = r.dyn.Resource(lwswait.PodsGVR).Namespace(r.ns).List(ctx, metav1.ListOptions{LabelSelector: lwswait.PodsSelector(r.name)})
 		return lerr
 	})
 	if err != nil {
@@ -458,7 +458,7 @@ func plural(n int, one, many string) string {
 // deleteLeader deletes the leader pod of group g, on the condition that it is still the pod
 // listed (a leader the controller has just recreated is left alone).
 func (r *restart) deleteLeader(ctx context.Context, g string) error {
-	pods := r.dyn.Resource(podsGVR).Namespace(r.ns)
+	pods := r.dyn.Resource(lwswait.PodsGVR).Namespace(r.ns)
 	var list *unstructured.UnstructuredList
 	selector := lwswait.PodsSelector(r.name) + "," + labelGroupIndex + "=" + g + "," + labelWorkerIndex + "=0"
 	err := kube.RetryTransient(ctx, func(ctx context.Context) error {

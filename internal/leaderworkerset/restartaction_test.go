@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
+
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/lwswait"
 )
 
 // TestRestartRefusesBeforeChangingAnything: groups the set cannot honour (an index past the
@@ -40,7 +42,7 @@ func TestRestartRefusesBeforeChangingAnything(t *testing.T) {
 		{"no group", map[string]any{"replicas": int64(0)}, nil, "replicas = 0", false},
 	} {
 		dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
-			gvr: "LeaderWorkerSetList", podsGVR: "PodList",
+			gvr: "LeaderWorkerSetList", lwswait.PodsGVR: "PodList",
 		}, set(c.spec))
 		r := &restart{dyn: dyn, ri: dyn.Resource(gvr).Namespace("default"), ns: "default", name: "vllm", manager: "kubeinfer-restart",
 			progress: func(string) {}}

@@ -23,11 +23,6 @@ func waitForRollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.Resou
 	return lwswait.Rollout(ctx, dyn, ri, u)
 }
 
-var (
-	podsGVR         = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
-	statefulSetsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}
-)
-
 // waitForCleanup waits, after the LeaderWorkerSet is gone, until the garbage collector has
 // deleted its pods and StatefulSets (the LWS controller labels them all with the set's name), so
 // that the GPUs are free when destroy returns and a replacement never meets the old pods. Each
@@ -37,7 +32,7 @@ func waitForCleanup(ctx context.Context, dyn dynamic.Interface, namespace, name 
 	for _, r := range []struct {
 		gvr  schema.GroupVersionResource
 		what string
-	}{{podsGVR, "pods"}, {statefulSetsGVR, "StatefulSets"}} {
+	}{{lwswait.PodsGVR, "pods"}, {lwswait.StatefulSetsGVR, "StatefulSets"}} {
 		if err := kube.WaitNoneLeft(ctx, dyn.Resource(r.gvr).Namespace(namespace), lwswait.PodsSelector(name), r.what, "LeaderWorkerSet"); err != nil {
 			return err
 		}

@@ -235,9 +235,10 @@ const (
 	labelWorkerIndex = upstreamlws.WorkerIndexLabelKey
 )
 
+// PodsGVR and StatefulSetsGVR are what the LeaderWorkerSet controller creates for a set.
 var (
-	podsGVR         = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
-	statefulSetsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}
+	PodsGVR         = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	StatefulSetsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}
 )
 
 // PodsSelector selects the pods of the LeaderWorkerSet name.
@@ -286,7 +287,7 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 	if obj.Spec.LeaderWorkerTemplate.Size != nil {
 		size = *obj.Spec.LeaderWorkerTemplate.Size
 	}
-	pods, err := dyn.Resource(podsGVR).Namespace(obj.Namespace).List(ctx, metav1.ListOptions{LabelSelector: labelName + "=" + obj.Name})
+	pods, err := dyn.Resource(PodsGVR).Namespace(obj.Namespace).List(ctx, metav1.ListOptions{LabelSelector: labelName + "=" + obj.Name})
 	if err != nil {
 		return nil, false, err
 	}
@@ -373,7 +374,7 @@ func notCurrent(ctx context.Context, dyn dynamic.Interface, obj *lwsv1.LeaderWor
 	owned := false
 	for _, pods := range members {
 		for _, p := range pods {
-			if owner := controllerOf(p); owner != nil && owner.Kind == "StatefulSet" {
+			if owner := metav1.GetControllerOf(p); owner != nil && owner.Kind == "StatefulSet" {
 				owned = true
 			}
 		}
@@ -381,7 +382,7 @@ func notCurrent(ctx context.Context, dyn dynamic.Interface, obj *lwsv1.LeaderWor
 	if !owned {
 		return nil, nil
 	}
-	list, err := dyn.Resource(statefulSetsGVR).Namespace(obj.Namespace).List(ctx, metav1.ListOptions{LabelSelector: PodsSelector(obj.Name)})
+	list, err := dyn.Resource(StatefulSetsGVR).Namespace(obj.Namespace).List(ctx, metav1.ListOptions{LabelSelector: PodsSelector(obj.Name)})
 	if err != nil {
 		return nil, err
 	}
@@ -431,29 +432,18 @@ func groupNotCurrent(pods []*unstructured.Unstructured, sets map[string]*unstruc
 	case set.GetDeletionTimestamp() != nil:
 		return "its worker StatefulSet is being deleted" + recreated
 	}
-	if owner := controllerOf(set); owner == nil || owner.UID != leader.GetUID() {
+	if owner := metav1.GetControllerOf(set); owner == nil || owner.UID != leader.GetUID() {
 		return "its worker StatefulSet belongs to a former leader pod" + recreated
 	}
 	for _, p := range pods {
 		if p == leader {
 			continue
 		}
-		if owner := controllerOf(p); owner == nil || owner.UID != set.GetUID() {
+		if owner := metav1.GetControllerOf(p); owner == nil || owner.UID != set.GetUID() {
 			return fmt.Sprintf("worker pod %s belongs to a former worker StatefulSet", p.GetName()) + recreated
 		}
 	}
 	return ""
-}
-
-// controllerOf is the controller owner reference of p (nil when none).
-func controllerOf(p *unstructured.Unstructured) *metav1.OwnerReference {
-	refs := p.GetOwnerReferences()
-	for i := range refs {
-		if refs[i].Controller != nil && *refs[i].Controller {
-			return &refs[i]
-		}
-	}
-	return nil
 }
 
 // PodReady says whether the pod p reports its Ready condition True.
