@@ -390,6 +390,25 @@ results=()
 failed=0
 total_start=$SECONDS
 cli_summary=$(mktemp "${TMPDIR:-/tmp}/kubeinfer-cli-summary.XXXXXX")
+# The machine's CPU counters (/proc/stat's first line) at the start: the summary says how busy
+# the cores were over the run and how much time the hypervisor took (steal), since machines of
+# one kind differ by about two to one (CONTRIBUTING.md, "How long it takes").
+cpu_start=$(head -1 /proc/stat 2>/dev/null) || cpu_start=
+
+# machine_line: cores, and the share of their time that was busy and stolen since cpu_start.
+machine_line() {
+	[[ -n $cpu_start ]] || return 0
+	local now
+	now=$(head -1 /proc/stat 2>/dev/null) || return 0
+	awk -v a="$cpu_start" -v b="$now" -v cores="$(nproc 2>/dev/null || echo '?')" 'BEGIN {
+		n = split(a, x); split(b, y); total = 0
+		for (i = 2; i <= n && i <= 9; i++) { d[i] = y[i] - x[i]; total += d[i] }
+		if (total <= 0) exit
+		idle = d[5] + d[6]
+		printf "    machine: %s cores, busy %.0f%% of the run (user %.0f%%, system %.0f%%), steal %.1f%%\n",
+			cores, 100 * (total - idle) / total, 100 * (d[2] + d[3]) / total, 100 * d[4] / total, 100 * d[9] / total
+	}'
+}
 
 # record PHASE RC TOOK [NOTE]: the phase's line of the summary.
 record() {
@@ -462,6 +481,7 @@ if [[ -s $cli_summary ]]; then
 	sed 's/^/    /' "$cli_summary"
 fi
 rm -f -- "$cli_summary"
+machine_line
 [[ -z $own_provider_dir ]] || rm -rf -- "$own_provider_dir"
 printf '    %-21s %-7s %5d s\n' total "$( ((failed)) && echo FAILED || echo ok)" $((SECONDS - total_start))
 exit $failed
