@@ -6,7 +6,7 @@
 #   2. make sure the test cluster's components are built
 #      (tools/testcluster/ensure.sh: etcd, kube-apiserver,
 #      kube-controller-manager, kube-scheduler, KWOK and the released
-#      LeaderWorkerSet v0.9.0 controller; about 15 minutes the first time on
+#      LeaderWorkerSet v0.9.0 controller; 10 to 20 minutes the first time on
 #      2 cores, cached afterwards);
 #   3. start kubeinfer-testcluster in the background (the "released" profile:
 #      the released LWS CRD, controller and webhooks, a scheduler, 8 simulated
@@ -100,7 +100,7 @@ go build -o "$work/providers/terraform-provider-kubeinfer" .
 go build -o "$work/kubeinfer-testcluster" ./internal/acctest/cmd/kubeinfer-testcluster
 phase "building the provider"
 
-say "Making sure the test cluster's components are built (the first run builds them: about 15 minutes)"
+say "Making sure the test cluster's components are built (the first run builds them: 10 to 20 minutes on 2 cores)"
 KUBEINFER_TEST_ASSETS=$(tools/testcluster/ensure.sh)
 export KUBEINFER_TEST_ASSETS
 echo "    $KUBEINFER_TEST_ASSETS"
