@@ -185,6 +185,13 @@ func TestRolloutWaitConfirmsCurrentGroups(t *testing.T) {
 			"metadata": map[string]any{"name": name, "namespace": "default", "uid": uid, "ownerReferences": ownedBy, "labels": labels(revision)},
 		}}
 	}
+	// observed is s with metadata.generation and status.observedGeneration set.
+	observed := func(s *unstructured.Unstructured, generation, observedGeneration int64) *unstructured.Unstructured {
+		s = s.DeepCopy()
+		s.SetGeneration(generation)
+		s.Object["status"] = map[string]any{"observedGeneration": observedGeneration}
+		return s
+	}
 	leaders := set("vllm", "leaders", "a", owner("LeaderWorkerSet", "vllm", "lws"))
 	for _, tc := range []struct {
 		name    string
@@ -209,6 +216,22 @@ func TestRolloutWaitConfirmsCurrentGroups(t *testing.T) {
 		want:    "group 0: pods ready, but pod vllm-0 runs template revision b, not the set's a: the update has not replaced it yet",
 		change:  pod("vllm-0", "leader-1", "0", "a", owner("StatefulSet", "vllm", "leaders")),
 		what:    "the group ran the set's revision",
+	}, {
+		name:    "leader StatefulSet not observed",
+		size:    1,
+		objects: []runtime.Object{observed(leaders, 3, 2), pod("vllm-0", "leader-1", "0", "a", owner("StatefulSet", "vllm", "leaders"))},
+		want:    "pods ready, but the leader StatefulSet's latest spec is not acted on yet",
+		change:  observed(leaders, 3, 3),
+		what:    "the StatefulSet controller acted on the leader StatefulSet's spec",
+	}, {
+		name: "worker StatefulSet not observed",
+		size: 2,
+		objects: []runtime.Object{leaders, pod("vllm-0", "leader-1", "0", "a", owner("StatefulSet", "vllm", "leaders")),
+			pod("vllm-0-1", "worker-1", "1", "a", owner("StatefulSet", "vllm-0", "workers-1")),
+			observed(set("vllm-0", "workers-1", "a", owner("Pod", "vllm-0", "leader-1")), 2, 1)},
+		want:   "group 0: pods ready, but its worker StatefulSet's latest spec is not acted on yet",
+		change: observed(set("vllm-0", "workers-1", "a", owner("Pod", "vllm-0", "leader-1")), 2, 2),
+		what:   "the StatefulSet controller acted on the worker StatefulSet's spec",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			lws := rolledOutLWS(2, tc.size)

@@ -393,6 +393,12 @@ func notCurrent(ctx context.Context, dyn dynamic.Interface, obj *lwsv1.LeaderWor
 	current := ""
 	if leaders := sets[obj.Name]; leaders != nil {
 		current = leaders.GetLabels()[upstreamlws.RevisionKey]
+		if notObserved(leaders) {
+			// The LWS controller changed the leader StatefulSet and the StatefulSet controller
+			// has not acted on it yet: it may still replace leader pods (an out-of-band edit
+			// and its revert in quick succession leave the pods' revision as it was).
+			return []string{"  pods ready, but the leader StatefulSet's latest spec is not acted on yet"}, nil
+		}
 	}
 	partition := int32(0)
 	if c := obj.Spec.RolloutStrategy.RollingUpdateConfiguration; c != nil && c.Partition != nil {
@@ -435,6 +441,9 @@ func groupNotCurrent(pods []*unstructured.Unstructured, sets map[string]*unstruc
 	if owner := metav1.GetControllerOf(set); owner == nil || owner.UID != leader.GetUID() {
 		return "its worker StatefulSet belongs to a former leader pod" + recreated
 	}
+	if notObserved(set) {
+		return "its worker StatefulSet's latest spec is not acted on yet"
+	}
 	for _, p := range pods {
 		if p == leader {
 			continue
@@ -444,6 +453,15 @@ func groupNotCurrent(pods []*unstructured.Unstructured, sets map[string]*unstruc
 		}
 	}
 	return ""
+}
+
+// notObserved reports whether the StatefulSet controller has not yet acted on the latest spec
+// of the StatefulSet s: its status.observedGeneration is below metadata.generation (the check of
+// `kubectl rollout status`, StatefulSetStatusViewer in k8s.io/kubectl/pkg/polymorphichelpers).
+// A StatefulSet without an observed generation (a test double) counts as observed.
+func notObserved(s *unstructured.Unstructured) bool {
+	observed, found, err := unstructured.NestedInt64(s.Object, "status", "observedGeneration")
+	return err == nil && found && observed < s.GetGeneration()
 }
 
 // PodReady says whether the pod p reports its Ready condition True.
