@@ -246,6 +246,51 @@ func TestRolloutWaitConfirmsCurrentGroups(t *testing.T) {
 	}
 }
 
+// The StatefulSet controller can begin replacing a pod between the wait's list of the pods and
+// its list of the StatefulSets (which then look observed): the wait lists the pods once more and
+// goes on while one of them is terminating, until its successor is Ready.
+func TestRolloutWaitSeesAReplacementBetweenItsLists(t *testing.T) {
+	gvr := schema.GroupVersionResource{Group: "leaderworkerset.x-k8s.io", Version: "v1", Resource: "leaderworkersets"}
+	podsGVR := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	stsGVR := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}
+	pod := func(uid string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "v1", "kind": "Pod",
+			"metadata": map[string]any{"name": "vllm-0", "namespace": "default", "uid": uid,
+				"ownerReferences": []any{map[string]any{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "vllm", "uid": "leaders", "controller": true}},
+				"labels": map[string]any{"leaderworkerset.sigs.k8s.io/name": "vllm", "leaderworkerset.sigs.k8s.io/group-index": "0",
+					"leaderworkerset.sigs.k8s.io/worker-index": "0", "leaderworkerset.sigs.k8s.io/template-revision-hash": "a"}},
+			"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "True"}}},
+		}}
+	}
+	leaders := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1", "kind": "StatefulSet",
+		"metadata": map[string]any{"name": "vllm", "namespace": "default", "uid": "leaders", "generation": int64(2),
+			"labels": map[string]any{"leaderworkerset.sigs.k8s.io/name": "vllm", "leaderworkerset.sigs.k8s.io/template-revision-hash": "a"}},
+		"status": map[string]any{"observedGeneration": int64(2)},
+	}}
+	lws := rolledOutLWS(2, 1)
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
+		gvr: "LeaderWorkerSetList", podsGVR: "PodList", stsGVR: "StatefulSetList",
+	}, lws, leaders, pod("leader-1"))
+	// The first list of the StatefulSets comes as the StatefulSet controller deletes the pod.
+	var once atomic.Bool
+	dyn.PrependReactor("list", "statefulsets", func(k8stesting.Action) (bool, runtime.Object, error) {
+		if once.CompareAndSwap(false, true) {
+			terminating := pod("leader-1")
+			terminating.SetDeletionTimestamp(&metav1.Time{Time: time.Now()})
+			if err := dyn.Tracker().Update(podsGVR, terminating, "default"); err != nil {
+				t.Error(err)
+			}
+		}
+		return false, nil, nil
+	})
+	if got := lwswait.NotReadyGroups(context.Background(), dyn, lws); !strings.Contains(got, "pods ready, but pod vllm-0 is being replaced") {
+		t.Errorf("NotReadyGroups = %q, want the replaced pod named", got)
+	}
+	waitHoldsUntil(t, dyn, gvr, lws, pod("leader-2"), "the replacement pod was Ready")
+}
+
 // Destroy returns only once the StatefulSets and pods of the set are gone.
 func TestCleanupWaitsForPodsAndStatefulSets(t *testing.T) {
 	podsGVR := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
@@ -388,8 +433,10 @@ func TestRolloutWaitRetriesTransientErrors(t *testing.T) {
 	if _, err := waitForRollout(ctx, dyn, ri, lws(0), nil); err != nil {
 		t.Fatalf("wait: %v", err)
 	}
-	if watches.Load() != 3 || gets.Load() != 2 || podLists.Load() != 2 {
-		t.Fatalf("want a failed watch, a closed one and one that saw the rollout, a failed GET and one more, and the pod list twice; "+
+	// The pod lists: the failed one, the one after it and the one that confirms no pod was
+	// replaced meanwhile.
+	if watches.Load() != 3 || gets.Load() != 2 || podLists.Load() != 3 {
+		t.Fatalf("want a failed watch, a closed one and one that saw the rollout, a failed GET and one more, and the pod list three times; "+
 			"got %d watches, %d GETs, %d pod lists", watches.Load(), gets.Load(), podLists.Load())
 	}
 }

@@ -349,7 +349,50 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 		return nil, false, err
 	}
 	// Another error (no permission to list StatefulSets): the pods and the status decide.
-	return lines, true, nil
+	if len(lines) > 0 || err != nil {
+		return lines, true, nil
+	}
+	// The StatefulSets were listed after the pods: a replacement the StatefulSet controller
+	// began in between (its StatefulSet observed by the second list) shows only in the pods.
+	// List them once more and require the same pods, none of them terminating.
+	again, err := dyn.Resource(PodsGVR).Namespace(obj.Namespace).List(ctx, metav1.ListOptions{LabelSelector: labelName + "=" + obj.Name})
+	if err != nil {
+		return nil, false, err
+	}
+	if changed := podsChanged(pods.Items, again.Items); changed != "" {
+		return []string{"  pods ready, but " + changed}, true, nil
+	}
+	return nil, true, nil
+}
+
+// podsChanged says how the live pods of the list after differ from those of before ("" when
+// they are the same pods, by name and UID, and none of them is terminating).
+func podsChanged(before, after []unstructured.Unstructured) string {
+	live := func(pods []unstructured.Unstructured) map[string]string {
+		m := map[string]string{}
+		for i := range pods {
+			if pods[i].GetDeletionTimestamp() == nil {
+				m[pods[i].GetName()] = string(pods[i].GetUID())
+			}
+		}
+		return m
+	}
+	was, is := live(before), live(after)
+	for _, name := range slices.Sorted(maps.Keys(was)) {
+		uid, ok := is[name]
+		switch {
+		case !ok:
+			return fmt.Sprintf("pod %s is being replaced", name)
+		case uid != was[name]:
+			return fmt.Sprintf("pod %s was just replaced", name)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(is)) {
+		if _, ok := was[name]; !ok {
+			return fmt.Sprintf("pod %s was just created", name)
+		}
+	}
+	return ""
 }
 
 // notCurrent names the groups of obj whose pods, all Ready and of one revision, are not yet
