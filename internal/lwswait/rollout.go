@@ -348,8 +348,10 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 	if err != nil && kube.Transient(err) {
 		return nil, false, err
 	}
-	// Another error (no permission to list StatefulSets): the pods and the status decide.
-	if len(lines) > 0 || err != nil {
+	if err != nil {
+		return nil, true, nil //nolint:nilerr // no permission to list StatefulSets: the pods and the status decide
+	}
+	if len(lines) > 0 {
 		return lines, true, nil
 	}
 	// The StatefulSets were listed after the pods: a replacement the StatefulSet controller
