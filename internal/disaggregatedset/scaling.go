@@ -1,6 +1,8 @@
 package disaggregatedset
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
@@ -36,8 +38,9 @@ func applyBody(body map[string]any, _ map[string]tftypes.Value) {
 // run (running.go; whatever another manager wrote is not drift) when the role was External
 // before too; on a create, or when a role becomes External (the provider stops sending the
 // value, and the controller seeds the role scaler with the groups that run), the value is known
-// only after apply.
-func planObject(plan, state tftypes.Value, _ map[string]tftypes.Value) tftypes.Value {
+// only after apply. A written value stays as written (validation forbids it; see
+// leaderworkerset's planObject for why the plan must still show it).
+func planObject(config, plan, state tftypes.Value, _ map[string]tftypes.Value) tftypes.Value {
 	n := rules.Kind.Node()
 	rolesVal, ok := k8sschema.ValueAt(n, plan, "spec.roles")
 	if !ok || !rolesVal.IsKnown() || rolesVal.IsNull() {
@@ -65,6 +68,9 @@ func planObject(plan, state tftypes.Value, _ map[string]tftypes.Value) tftypes.V
 	for i, role := range roles {
 		out[i] = role
 		if !roleExternal(role) {
+			continue
+		}
+		if v, ok := k8sschema.ValueAt(n, config, fmt.Sprintf("spec.roles[%d].spec.replicas", i)); ok && !v.IsNull() {
 			continue
 		}
 		replicas := tftypes.NewValue(tftypes.Number, tftypes.UnknownValue)
@@ -122,5 +128,3 @@ func attrAt(v tftypes.Value, names ...string) (tftypes.Value, bool) {
 	}
 	return v, true
 }
-
-// externalReplicasWarning is the plan warning for a replicas value written on an External role.

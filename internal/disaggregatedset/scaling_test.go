@@ -56,6 +56,8 @@ func replicasAt(t *testing.T, v tftypes.Value, i int) tftypes.Value {
 func TestPlanObjectExternalReplicas(t *testing.T) {
 	planned := dsfixture.Pair()
 	dsfixture.External(planned, 1)
+	planned.Spec.Roles[1].Spec.Replicas = nil
+	config := k8sschema.Encode(node(), planned)            // the External role's replicas not written
 	planned.Spec.Roles[1].Spec.Replicas = ptr.To[int32](1) // the planned CRD default
 	plan := k8sschema.Encode(node(), planned)
 
@@ -64,7 +66,7 @@ func TestPlanObjectExternalReplicas(t *testing.T) {
 	prior.Spec.Roles[1].Spec.Replicas = ptr.To[int32](7) // changed by another manager
 	state := k8sschema.Encode(node(), prior)
 
-	got := planObject(plan, state, nil)
+	got := planObject(config, plan, state, nil)
 	if r := replicasAt(t, got, 1); !r.Equal(tftypes.NewValue(tftypes.Number, big.NewFloat(7))) {
 		t.Errorf("External role planned %v, want the state's 7", r)
 	}
@@ -72,21 +74,27 @@ func TestPlanObjectExternalReplicas(t *testing.T) {
 		t.Errorf("Static role planned %v, want 2", r)
 	}
 
-	created := planObject(plan, k8sschema.NullValue(node()), nil)
+	created := planObject(config, plan, k8sschema.NullValue(node()), nil)
 	if r := replicasAt(t, created, 1); r.IsKnown() {
 		t.Errorf("create: External role planned %v, want unknown", r)
 	}
 
 	static := dsfixture.Pair()
 	static.Spec.Roles[1].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingStatic}
-	switched := planObject(plan, k8sschema.Encode(node(), static), nil)
+	switched := planObject(config, plan, k8sschema.Encode(node(), static), nil)
 	if r := replicasAt(t, switched, 1); r.IsKnown() {
 		t.Errorf("Static -> External: planned %v, want unknown", r)
 	}
 
 	// External -> Static: the configured value is planned and sent again.
 	staticPlan := k8sschema.Encode(node(), static)
-	if got := planObject(staticPlan, state, nil); !got.Equal(staticPlan) {
+	if got := planObject(staticPlan, staticPlan, state, nil); !got.Equal(staticPlan) {
 		t.Errorf("External -> Static changed the plan")
+	}
+
+	// A written value (which validation forbids) stays in the plan: Terraform rejects a plan
+	// that replaces a configured value.
+	if got := planObject(plan, plan, k8sschema.NullValue(node()), nil); !got.Equal(plan) {
+		t.Errorf("a written replicas of an External role was replaced in the plan")
 	}
 }

@@ -87,7 +87,7 @@ func (r *Resource) planOnce(config, plan, prior tftypes.Value) (tftypes.Value, p
 	}
 	planned := k8sschema.PlanDefaults(node, config, plan, defaulted)
 	if r.kind.Hooks.PlanObject != nil {
-		planned = r.kind.Hooks.PlanObject(planned, prior, ObjectAttrs(planned))
+		planned = r.kind.Hooks.PlanObject(config, planned, prior, ObjectAttrs(planned))
 	}
 	attrs := ObjectAttrs(planned)
 	if id, ok := r.plannedID(attrs); ok {

@@ -38,8 +38,10 @@ type Kind struct {
 type Hooks struct {
 	// ApplyBody edits the server-side apply body (e.g. leaves replicas to an autoscaler).
 	ApplyBody func(body map[string]any, extras map[string]tftypes.Value)
-	// PlanObject adjusts the planned node value (e.g. keeps replicas from state).
-	PlanObject func(plan, state tftypes.Value, extras map[string]tftypes.Value) tftypes.Value
+	// PlanObject adjusts the planned node value (e.g. keeps replicas from state). It never
+	// replaces a value the configuration sets: Terraform rejects a plan that does ("Provider
+	// produced invalid plan"); a rule that forbids such a value reports it.
+	PlanObject func(config, plan, state tftypes.Value, extras map[string]tftypes.Value) tftypes.Value
 	// AfterApply waits for the object to be ready; it returns the final object. dyn reaches
 	// other resources (e.g. to say which pods are not ready).
 	AfterApply func(ctx context.Context, dyn dynamic.Interface, ri dynamic.ResourceInterface, obj *unstructured.Unstructured, extras map[string]tftypes.Value) (*unstructured.Unstructured, error)

@@ -12,6 +12,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	corev1 "k8s.io/api/core/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -237,6 +240,47 @@ resource "terraform_data" "image" {
 			{ // once the image is known, at apply, the container's rules run
 				Config:      config(false),
 				ExpectError: requests,
+			},
+		},
+	})
+}
+
+// TestAccLeaderWorkerSet_planUnknownKeepsWrittenReplicas: spec.replicas written beside
+// manage_replicas = false is an error, held back while a neighbour in spec is unknown (here
+// startup_policy, from a resource created in the same apply). The plan meanwhile keeps the
+// written value (Terraform rejects a plan that replaces a configured value: "Provider produced
+// invalid plan"), and the apply, once the values are known, stops on the error before any
+// request (the provider here points at no cluster).
+func TestAccLeaderWorkerSet_planUnknownKeepsWrittenReplicas(t *testing.T) {
+	obj := lwsfixture.VLLM("acc-plan-unknown-replicas", 3, 2)
+	obj.Spec.StartupPolicy = "unknown-policy"
+	cfg := fullObjectConfig(obj)
+	cfg = strings.Replace(cfg, `"unknown-policy"`, `terraform_data.policy.output`, 1)
+	header := `resource "kubeinfer_leaderworkerset" "acc-plan-unknown-replicas" {`
+	if !strings.Contains(cfg, "terraform_data.policy.output") || !strings.Contains(cfg, header) {
+		t.Fatalf("the startup policy or the resource header is not in the configuration:\n%s", cfg)
+	}
+	cfg = strings.Replace(cfg, header, header+"\n  manage_replicas = false", 1)
+	config := acctest.RequiredProviders() + offlineProvider + `
+resource "terraform_data" "policy" {
+  input = "LeaderCreated"
+}
+` + cfg
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:             config,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue("kubeinfer_leaderworkerset.acc-plan-unknown-replicas",
+						tfjsonpath.New("spec").AtMapKey("replicas"), knownvalue.Int64Exact(3)),
+				}},
+			},
+			{
+				Config:      config,
+				ExpectError: regexp.MustCompile(`(?s)spec\.replicas.*` + spaced("manage_replicas = false leaves spec.replicas to the autoscaler")),
 			},
 		},
 	})

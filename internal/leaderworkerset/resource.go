@@ -36,9 +36,15 @@ func applyBody(body map[string]any, extras map[string]tftypes.Value) {
 	}
 }
 
-// planObject keeps the live replica count in the plan when an autoscaler owns it.
-func planObject(plan, state tftypes.Value, extras map[string]tftypes.Value) tftypes.Value {
+// planObject keeps the live replica count in the plan when an autoscaler owns it. A written
+// spec.replicas stays as written: validation forbids it with manage_replicas = false, and once
+// unknown values elsewhere in spec hold that error back until they are known (at apply, before
+// anything is sent), the plan must still show the configured value.
+func planObject(config, plan, state tftypes.Value, extras map[string]tftypes.Value) tftypes.Value {
 	if kindrules.BoolExtra(extras, rules.AttrManageReplicas, true) {
+		return plan
+	}
+	if v, ok := k8sschema.ValueAt(rules.Kind.Node(), config, "spec.replicas"); ok && !v.IsNull() {
 		return plan
 	}
 	var replicas tftypes.Value

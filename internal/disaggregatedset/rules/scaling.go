@@ -12,9 +12,11 @@ func External(role *disaggv1.DisaggregatedRoleSpec) bool {
 
 func ScalerName(set, role string) string { return set + "-" + role }
 
-func externalReplicasWarning(set, role string) string {
-	return fmt.Sprintf("Role %q has scaling.mode = \"External\": its replicas are set through the "+
+// externalReplicasError explains why an External role's replicas may not be written.
+func externalReplicasError(set, role string) string {
+	return fmt.Sprintf("role %q has scaling.mode = \"External\": its replicas are set through the "+
 		"DisaggregatedSetRoleScaler %q (by an autoscaler such as a HorizontalPodAutoscaler or KEDA), the controller "+
-		"ignores the role's own replicas, and the provider does not send them. Remove replicas from this role.",
+		"ignores the role's own replicas, and the provider does not send them; remove replicas from this role "+
+		"(the state records the groups that run)",
 		role, ScalerName(set, role))
 }

@@ -349,10 +349,11 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 			errs = append(errs, field.NotSupported(rolesPath.Index(i).Child("scaling", "mode"), "", scalingModes))
 		}
 		// The v0.10.0 webhook warns about replicas above 1 on an External role (validate); the
-		// provider does not send them at all (applyBody), so any written value is pointless.
+		// provider does not send them at all (applyBody), and the state records the groups that
+		// run: no written value could be both planned and kept (Terraform requires a configured
+		// value in the plan and the state), as manage_replicas = false on a LeaderWorkerSet.
 		if External(&role) && explicit("replicas") {
-			warnings = append(warnings, kindrules.Warning{Path: rolesPath.Index(i).Child("spec", "replicas"),
-				Summary: "Replicas of an External role are not sent", Detail: externalReplicasWarning(ds.Name, role.Name)})
+			errs = append(errs, field.Forbidden(rolesPath.Index(i).Child("spec", "replicas"), externalReplicasError(ds.Name, role.Name)))
 		}
 	}
 	if pp := ds.Spec.PlacementPolicy; pp != nil && pp.Type == "" && written(config, "spec.placementPolicy.type") {
