@@ -52,8 +52,11 @@ type Kind struct {
 	// CheckConfig runs provider-only rules on the object as configured, before defaults.
 	// config is the raw configuration, for rules that need to know what was written explicitly.
 	CheckConfig func(obj runtime.Object, config tftypes.Value) (field.ErrorList, []Warning)
-	// ReplaceOn lists the fields whose change forces a new object.
-	ReplaceOn func(newObj, oldObj runtime.Object) []*field.Path
+	// ReplaceOn lists the fields whose change forces a new object. unknown are the paths of
+	// newObj whose values are not known yet (zero values in newObj): a field that may change
+	// once they are known forces a new object too, as the plan cannot change its action at
+	// apply (a framework RequiresReplace plans a replacement for an unknown value as well).
+	ReplaceOn func(newObj, oldObj runtime.Object, unknown []*field.Path) []*field.Path
 	// ValidateUpdate reports changes the server refuses that do not force a replacement.
 	ValidateUpdate func(newObj, oldObj runtime.Object) field.ErrorList
 	// PlanUpdate runs on a planned in-place update (prior state, no replacement) with the

@@ -92,6 +92,10 @@ func (r *Resource) planOnce(config, plan, prior tftypes.Value) (tftypes.Value, p
 	attrs := ObjectAttrs(planned)
 	if id, ok := r.plannedID(attrs); ok {
 		attrs[kindrules.AttrID] = tftypes.NewValue(tftypes.String, id)
+	} else {
+		// The name or namespace is not known yet: neither is the identifier (the proposed value
+		// is the prior one, which the apply may not keep).
+		attrs[kindrules.AttrID] = tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
 	}
 	planned = tftypes.NewValue(plan.Type(), attrs)
 	newObj := r.kind.NewObject()
@@ -105,14 +109,17 @@ func (r *Resource) planOnce(config, plan, prior tftypes.Value) (tftypes.Value, p
 	k8sschema.Decode(node, prior, oldObj, nil)
 	var replace []*field.Path
 	oldMeta, newMeta := metaOf(oldObj), metaOf(newObj)
-	if oldMeta.name != newMeta.name && !unknownAt(dec, "metadata.name") {
+	// A name or namespace not known yet may differ from the prior one once known: the plan
+	// cannot turn an update into a replacement at apply, so it plans the replacement now (as a
+	// framework RequiresReplace does for an unknown value), and the identifier is unknown.
+	if oldMeta.name != newMeta.name || unknownAt(dec, "metadata.name") || unknownAt(dec, "metadata") {
 		replace = append(replace, field.NewPath("metadata", "name"))
 	}
-	if r.kind.Namespaced && oldMeta.namespace != newMeta.namespace && !unknownAt(dec, "metadata.namespace") {
+	if r.kind.Namespaced && (oldMeta.namespace != newMeta.namespace || unknownAt(dec, "metadata.namespace") || unknownAt(dec, "metadata")) {
 		replace = append(replace, field.NewPath("metadata", "namespace"))
 	}
 	if r.kind.ReplaceOn != nil {
-		replace = append(replace, r.kind.ReplaceOn(newObj, oldObj)...)
+		replace = append(replace, r.kind.ReplaceOn(newObj, oldObj, dec.Unknown)...)
 	}
 	var paths path.Paths
 	for _, p := range replace {

@@ -1338,7 +1338,7 @@ func runUpdateCorpus(ctx context.Context, t *testing.T, env *providerEnv, ri dyn
 			t.Errorf("update %q: %v", uc.desc, err)
 			continue
 		}
-		replace := leaderworkerset.Kind.ReplaceOn(pNew.obj, pOld.obj)
+		replace := leaderworkerset.Kind.ReplaceOn(pNew.obj, pOld.obj, nil)
 		errs := append(field.ErrorList{}, pNew.errs...)
 		if len(replace) == 0 {
 			errs = append(errs, leaderworkerset.Kind.ValidateUpdate(pNew.obj, pOld.obj)...)

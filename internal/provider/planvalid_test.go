@@ -461,7 +461,118 @@ func assertPlanAttrs(b *tfprotov6.SchemaBlock, prior, config, planned tftypes.Va
 	return errs
 }
 
-// FuzzPlanResourceChange: see the comment at the top of the file.
+// planCase is one kind's resource as the plan fuzz tests send it.
+type planCase struct {
+	typeName string
+	schema   *tfprotov6.Schema
+	typ      tftypes.Object
+	states   []tftypes.Value // the kind's corpus as an import records it
+	configs  []tftypes.Value // the configuration -generate-config-out writes for each state
+}
+
+// planCases are the provider's fast-path server and a planCase of each kind.
+func planCases(tb testing.TB) (tfprotov6.ProviderServer, []planCase) {
+	ctx := context.Background()
+	server := NewServer("test")()
+	sch, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	corpora := differentialCorpora()
+	var cases []planCase
+	for _, k := range kinds {
+		typeName := TypeName + "_" + k.TypeName
+		s := sch.ResourceSchemas[typeName]
+		d := differ{kind: k, typ: s.ValueType().(tftypes.Object)}
+		c := planCase{typeName: typeName, schema: s, typ: d.typ}
+		for _, obj := range corpora[k.TypeName] {
+			state := d.state(obj)
+			dv, err := tfprotov6.NewDynamicValue(d.typ, state)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			resp, err := server.GenerateResourceConfig(ctx, &tfprotov6.GenerateResourceConfigRequest{TypeName: typeName, State: &dv})
+			if err != nil || hasError(resp.Diagnostics) || resp.Config == nil {
+				tb.Fatalf("%s: GenerateResourceConfig: %v %v", typeName, err, resp.Diagnostics)
+			}
+			config, err := resp.Config.Unmarshal(d.typ)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			c.states = append(c.states, state)
+			c.configs = append(c.configs, config)
+		}
+		cases = append(cases, c)
+	}
+	return server, cases
+}
+
+// checkPlan sends config to ValidateResourceConfig and PlanResourceChange as Terraform does and
+// fails t where Terraform would reject the answer. known is config as it will be at apply
+// (unknown values known): when it passes validation, its plan must be valid too and keep every
+// value the first plan knew.
+func checkPlan(t *testing.T, server tfprotov6.ProviderServer, c planCase, prior, config, known tftypes.Value) {
+	t.Helper()
+	ctx := context.Background()
+	dv := func(v tftypes.Value) *tfprotov6.DynamicValue {
+		out, err := tfprotov6.NewDynamicValue(c.typ, v)
+		if err != nil {
+			t.Fatalf("encoding %s: %v", v, err)
+		}
+		return &out
+	}
+	// plan validates and plans config; it returns the planned state, or false when Terraform
+	// would stop on an error.
+	plan := func(config tftypes.Value, what string) (tftypes.Value, bool) {
+		vresp, err := server.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: c.typeName, Config: dv(config)})
+		if err != nil {
+			t.Fatalf("ValidateResourceConfig: %v", err)
+		}
+		if hasError(vresp.Diagnostics) {
+			return tftypes.Value{}, false
+		}
+		presp, err := server.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
+			TypeName: c.typeName, Config: dv(config), PriorState: dv(prior), ProposedNewState: dv(proposedNew(c.schema.Block, prior, config)),
+		})
+		if err != nil {
+			t.Fatalf("PlanResourceChange: %v", err)
+		}
+		if hasError(presp.Diagnostics) {
+			return tftypes.Value{}, false
+		}
+		if presp.PlannedState == nil {
+			t.Fatal("PlanResourceChange: no planned state and no error")
+		}
+		planned, err := presp.PlannedState.Unmarshal(c.typ)
+		if err != nil {
+			t.Fatalf("the planned state is not of the schema's type: %v", err)
+		}
+		if errs := assertPlanValid(c.schema.Block, prior, config, planned, c.typeName); len(errs) > 0 {
+			t.Fatalf("Terraform would reject the %s (Provider produced invalid plan):\n%s\nconfig:  %s\nprior:   %s\nplanned: %s",
+				what, strings.Join(errs, "\n"), config, prior, planned)
+		}
+		return planned, true
+	}
+	planned, ok := plan(config, "plan")
+	if !ok || config.IsFullyKnown() {
+		return
+	}
+	// At apply, Terraform plans again with the values now known and requires every value the
+	// first plan knew to stay as it was ("Provider produced inconsistent final plan",
+	// AssertObjectCompatible in internal/plans/objchange/compatible.go). An error there (one
+	// held back until the values were known) stops the apply before anything is sent.
+	final, ok := plan(known, "final plan")
+	if !ok {
+		return
+	}
+	if errs := assertCompatible(planned, final, c.typeName); len(errs) > 0 {
+		t.Fatalf("Terraform would reject the final plan (Provider produced inconsistent final plan):\n%s\nconfig: %s\nknown:  %s",
+			strings.Join(errs, "\n"), config, known)
+	}
+}
+
+// FuzzPlanResourceChange: see the comment at the top of the file. The first byte picks the
+// kind, the second whether the plan is a create or an update of which corpus object.
 func FuzzPlanResourceChange(f *testing.F) {
 	for k := range kinds {
 		f.Add([]byte{byte(k)})
@@ -469,31 +580,7 @@ func FuzzPlanResourceChange(f *testing.F) {
 		f.Add(append([]byte{byte(k)}, []byte("\x03\x13\x23\x33\x43\x53\x63\x73\x83\x93\xa3\xb3\xc3\xd3\xe3\xf3\x04\x14\x24\x34\x44\x54\x64\x74\x84\x94")...))
 		f.Add(append([]byte{byte(k)}, []byte("\x05\x0d\x15\x1d\x25\x2d\x35\x3d\x45\x4d\x55\x5d\x65\x6d\x75\x7d\x85\x8d\x95\x9d\xa5\xad\xb5\xbd\xc5\xcd")...))
 	}
-	ctx := context.Background()
-	server := NewServer("test")()
-	sch, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		f.Fatal(err)
-	}
-	corpora := differentialCorpora()
-	type kindCase struct {
-		typeName string
-		schema   *tfprotov6.Schema
-		typ      tftypes.Object
-		states   []tftypes.Value // objects of the kind as an import records them
-	}
-	var cases []kindCase
-	for _, k := range kinds {
-		typeName := TypeName + "_" + k.TypeName
-		s := sch.ResourceSchemas[typeName]
-		d := differ{kind: k, typ: s.ValueType().(tftypes.Object)}
-		c := kindCase{typeName: typeName, schema: s, typ: d.typ}
-		for _, obj := range corpora[k.TypeName] {
-			c.states = append(c.states, d.state(obj))
-		}
-		cases = append(cases, c)
-	}
-
+	server, cases := planCases(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
 			return
@@ -504,42 +591,172 @@ func FuzzPlanResourceChange(f *testing.F) {
 			prior = c.states[int(data[1]>>1)%len(c.states)]
 		}
 		config := (&planFuzzer{data: data[2:]}).block(c.schema.Block, 0)
-		dv := func(v tftypes.Value) *tfprotov6.DynamicValue {
-			out, err := tfprotov6.NewDynamicValue(c.typ, v)
-			if err != nil {
-				t.Fatalf("encoding %s: %v", v, err)
-			}
-			return &out
+		checkPlan(t, server, c, prior, config, resolveUnknowns(t, config))
+	})
+}
+
+// FuzzPlanWithUnknowns plans the corpus's configurations with values made unknown, as when they
+// come from resources created in the same apply: the first byte picks the kind, the second the
+// configuration, the third a create or an update (from the corpus's previous object), and each
+// further byte whether the next value of the configuration (in the order tftypes.Transform
+// visits them) becomes unknown. The plan must be valid, and the final plan, with the values
+// known again, valid and compatible with it.
+func FuzzPlanWithUnknowns(f *testing.F) {
+	for k := range kinds {
+		for i := range 4 {
+			f.Add([]byte{byte(k), byte(i), byte(i), 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+			f.Add([]byte{byte(k), byte(i), byte(i + 1), 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
 		}
-		vresp, err := server.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: c.typeName, Config: dv(config)})
-		if err != nil {
-			t.Fatalf("ValidateResourceConfig: %v", err)
-		}
-		if hasError(vresp.Diagnostics) {
-			return // Terraform stops at validation
-		}
-		proposed := proposedNew(c.schema.Block, prior, config)
-		presp, err := server.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
-			TypeName: c.typeName, Config: dv(config), PriorState: dv(prior), ProposedNewState: dv(proposed),
-		})
-		if err != nil {
-			t.Fatalf("PlanResourceChange: %v", err)
-		}
-		if hasError(presp.Diagnostics) {
+	}
+	server, cases := planCases(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 3 {
 			return
 		}
-		if presp.PlannedState == nil {
-			t.Fatal("PlanResourceChange: no planned state and no error")
+		c := cases[int(data[0])%len(cases)]
+		if len(c.configs) == 0 {
+			return
 		}
-		planned, err := presp.PlannedState.Unmarshal(c.typ)
+		i := int(data[1]) % len(c.configs)
+		known := c.configs[i]
+		prior := tftypes.NewValue(c.typ, nil)
+		if data[2]%2 == 1 {
+			// An update: the previous object's state under this object's name.
+			prev := c.states[(i+len(c.states)-1)%len(c.states)]
+			prior = renamed(t, prev, c.states[i])
+		}
+		mask := data[3:]
+		config, err := tftypes.Transform(known, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+			if len(p.Steps()) == 0 || v.IsNull() || len(mask) == 0 {
+				return v, nil
+			}
+			b := mask[0]
+			mask = mask[1:]
+			if b%2 == 1 {
+				return tftypes.NewValue(v.Type(), tftypes.UnknownValue), nil
+			}
+			return v, nil
+		})
 		if err != nil {
-			t.Fatalf("the planned state is not of the schema's type: %v", err)
+			t.Fatal(err)
 		}
-		if errs := assertPlanValid(c.schema.Block, prior, config, planned, c.typeName); len(errs) > 0 {
-			t.Fatalf("Terraform would reject the plan (Provider produced invalid plan):\n%s\nconfig:  %s\nprior:   %s\nplanned: %s",
-				strings.Join(errs, "\n"), config, prior, planned)
-		}
+		checkPlan(t, server, c, prior, config, known)
 	})
+}
+
+// renamed is state with the metadata (name, namespace) and id of like.
+func renamed(t *testing.T, state, like tftypes.Value) tftypes.Value {
+	metaName := tftypes.NewAttributePath().WithAttributeName("metadata")
+	out, err := tftypes.Transform(state, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if len(p.Steps()) != 2 || !p.WithoutLastStep().Equal(metaName) {
+			if len(p.Steps()) == 1 && p.Equal(tftypes.NewAttributePath().WithAttributeName("id")) {
+				x, _, err := tftypes.WalkAttributePath(like, p)
+				if err != nil {
+					return v, err
+				}
+				return x.(tftypes.Value), nil
+			}
+			return v, nil
+		}
+		if name := p.LastStep().(tftypes.AttributeName); name != "name" && name != "namespace" {
+			return v, nil
+		}
+		x, _, err := tftypes.WalkAttributePath(like, p)
+		if err != nil {
+			return v, err
+		}
+		return x.(tftypes.Value), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// resolveUnknowns is config with each unknown value replaced by a known one, as at apply: a
+// string or number of the fuzz pools, true, or an empty or null collection or object.
+func resolveUnknowns(t *testing.T, config tftypes.Value) tftypes.Value {
+	n := 0
+	v, err := tftypes.Transform(config, func(_ *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if v.IsKnown() {
+			return v, nil
+		}
+		n++
+		typ := v.Type()
+		switch {
+		case typ.Is(tftypes.String):
+			return tftypes.NewValue(typ, planFuzzStrings[n%len(planFuzzStrings)]), nil
+		case typ.Is(tftypes.Number):
+			return tftypes.NewValue(typ, planFuzzNumbers[n%len(planFuzzNumbers)]), nil
+		case typ.Is(tftypes.Bool):
+			return tftypes.NewValue(typ, true), nil
+		case typ.Is(tftypes.List{}), typ.Is(tftypes.Set{}), typ.Is(tftypes.Map{}):
+			return emptyCollection(typ), nil
+		}
+		return tftypes.NewValue(typ, nil), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// assertCompatible is Terraform's check of the final plan against the first: every value the
+// first plan knew is the same in the final one.
+func assertCompatible(planned, final tftypes.Value, path string) []string {
+	switch {
+	case !planned.IsKnown():
+		return nil
+	case planned.IsNull() || final.IsNull() || !final.IsKnown():
+		if planned.Equal(final) {
+			return nil
+		}
+		return []string{fmt.Sprintf("%s: was %s, now %s", path, planned, final)}
+	}
+	typ := planned.Type()
+	switch {
+	case typ.Is(tftypes.List{}), typ.Is(tftypes.Set{}):
+		var ps, fs []tftypes.Value
+		_ = planned.As(&ps)
+		_ = final.As(&fs)
+		if len(ps) != len(fs) {
+			return []string{fmt.Sprintf("%s: was %d elements, now %d", path, len(ps), len(fs))}
+		}
+		if typ.Is(tftypes.Set{}) {
+			if planned.IsFullyKnown() && !planned.Equal(final) {
+				return []string{fmt.Sprintf("%s: was %s, now %s", path, planned, final)}
+			}
+			return nil
+		}
+		var errs []string
+		for i := range ps {
+			errs = append(errs, assertCompatible(ps[i], fs[i], fmt.Sprintf("%s[%d]", path, i))...)
+		}
+		return errs
+	case typ.Is(tftypes.Map{}), typ.Is(tftypes.Object{}):
+		var ps, fs map[string]tftypes.Value
+		_ = planned.As(&ps)
+		_ = final.As(&fs)
+		var errs []string
+		for k, p := range ps {
+			f, ok := fs[k]
+			if !ok {
+				errs = append(errs, fmt.Sprintf("%s: key %q is gone", path, k))
+				continue
+			}
+			errs = append(errs, assertCompatible(p, f, path+"."+k)...)
+		}
+		for k := range fs {
+			if _, ok := ps[k]; !ok {
+				errs = append(errs, fmt.Sprintf("%s: key %q is new", path, k))
+			}
+		}
+		return errs
+	}
+	if !planned.Equal(final) {
+		return []string{fmt.Sprintf("%s: was %s, now %s", path, planned, final)}
+	}
+	return nil
 }
 
 func hasError(diags []*tfprotov6.Diagnostic) bool {
@@ -650,6 +867,45 @@ func TestAssertPlanValidRejects(t *testing.T) {
 		errs := assertPlanValid(block, null, config, c.planned, "r")
 		if len(errs) != 1 || !strings.HasPrefix(errs[0], c.want) {
 			t.Errorf("planned %s: got %v, want one error %q", c.planned, errs, c.want)
+		}
+	}
+}
+
+// TestUnknownNamePlansReplacement: an update whose metadata.name is not known yet (it comes from
+// a resource replaced in the same apply) plans a replacement on metadata.name and an unknown id:
+// Terraform keeps the planned action at apply, and the name may differ from the prior one.
+func TestUnknownNamePlansReplacement(t *testing.T) {
+	server, cases := planCases(t)
+	ctx := context.Background()
+	name := tftypes.NewAttributePath().WithAttributeName("metadata").WithAttributeName("name")
+	for _, c := range cases {
+		config, err := tftypes.Transform(c.configs[0], func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+			if p.Equal(name) {
+				return tftypes.NewValue(tftypes.String, tftypes.UnknownValue), nil
+			}
+			return v, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prior := c.states[0]
+		checkPlan(t, server, c, prior, config, c.configs[0])
+		dv := func(v tftypes.Value) *tfprotov6.DynamicValue {
+			out, _ := tfprotov6.NewDynamicValue(c.typ, v)
+			return &out
+		}
+		resp, err := server.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
+			TypeName: c.typeName, Config: dv(config), PriorState: dv(prior), ProposedNewState: dv(proposedNew(c.schema.Block, prior, config)),
+		})
+		if err != nil || hasError(resp.Diagnostics) {
+			t.Fatalf("%s: %v %v", c.typeName, err, resp.Diagnostics)
+		}
+		if !slices.ContainsFunc(resp.RequiresReplace, name.Equal) {
+			t.Errorf("%s: requires replace %v, want metadata.name", c.typeName, resp.RequiresReplace)
+		}
+		planned, _ := resp.PlannedState.Unmarshal(c.typ)
+		if id, _, _ := tftypes.WalkAttributePath(planned, tftypes.NewAttributePath().WithAttributeName("id")); id.(tftypes.Value).IsKnown() {
+			t.Errorf("%s: planned id %s, want unknown", c.typeName, id)
 		}
 	}
 }

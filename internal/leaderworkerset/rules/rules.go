@@ -2,6 +2,7 @@ package rules
 
 import (
 	"reflect"
+	"slices"
 	"sync"
 
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -53,8 +54,15 @@ var Kind = &kindrules.Kind{
 		return ValidateAll(kindrules.As[*lwsv1.LeaderWorkerSet](obj))
 	},
 	CheckConfig: checkConfig,
-	ReplaceOn: func(newObj, oldObj runtime.Object) []*field.Path {
-		return RequiresReplacement(kindrules.As[*lwsv1.LeaderWorkerSet](newObj), kindrules.As[*lwsv1.LeaderWorkerSet](oldObj))
+	ReplaceOn: func(newObj, oldObj runtime.Object, unknown []*field.Path) []*field.Path {
+		oldLWS := kindrules.As[*lwsv1.LeaderWorkerSet](oldObj)
+		paths := RequiresReplacement(kindrules.As[*lwsv1.LeaderWorkerSet](newObj), oldLWS)
+		for _, p := range UnknownRequiresReplacement(oldLWS, unknown) {
+			if !slices.ContainsFunc(paths, func(q *field.Path) bool { return q.String() == p.String() }) {
+				paths = append(paths, p)
+			}
+		}
+		return paths
 	},
 	ValidateUpdate: func(newObj, oldObj runtime.Object) field.ErrorList {
 		return ValidateUpdate(kindrules.As[*lwsv1.LeaderWorkerSet](newObj), kindrules.As[*lwsv1.LeaderWorkerSet](oldObj))

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -390,6 +391,39 @@ func RequiresReplacement(newObj, oldObj *lwsv1.LeaderWorkerSet) []*field.Path {
 	if (newSG == nil) != (oldSG == nil) {
 		paths = append(paths, subGroupPolicyPath)
 	} else if subGroupSizeChanged(newSG, oldSG) {
+		paths = append(paths, subGroupSizePath)
+	}
+	return paths
+}
+
+// UnknownRequiresReplacement lists the immutable fields (see RequiresReplacement) whose value
+// is not known yet, at or under one of the unknown paths: they may change once known. A
+// subGroupSize that oldObj does not have yet may be set once in place, so an unknown one forces
+// nothing unless the whole policy is unknown.
+func UnknownRequiresReplacement(oldObj *lwsv1.LeaderWorkerSet, unknown []*field.Path) []*field.Path {
+	var paths []*field.Path
+	covers := func(p *field.Path) bool {
+		for _, u := range unknown {
+			us, ps := u.String(), p.String()
+			if us == ps || strings.HasPrefix(us, ps+".") || strings.HasPrefix(us, ps+"[") ||
+				strings.HasPrefix(ps, us+".") {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range []*field.Path{groupIdentityPath, schedulingPath} {
+		if covers(p) {
+			paths = append(paths, p)
+		}
+	}
+	oldSG := oldObj.Spec.LeaderWorkerTemplate.SubGroupPolicy
+	switch {
+	case slices.ContainsFunc(unknown, func(u *field.Path) bool {
+		return u.String() == subGroupPolicyPath.String() || strings.HasPrefix(subGroupPolicyPath.String(), u.String()+".")
+	}):
+		paths = append(paths, subGroupPolicyPath)
+	case oldSG != nil && oldSG.SubGroupSize != nil && covers(subGroupSizePath):
 		paths = append(paths, subGroupSizePath)
 	}
 	return paths

@@ -838,6 +838,44 @@ func TestRequiresReplacement(t *testing.T) {
 	}
 }
 
+// An immutable field whose planned value is not known yet may change once it is: it plans a
+// replacement. A subGroupSize the old object lacks may still be set once in place.
+func TestUnknownRequiresReplacement(t *testing.T) {
+	withSize := baseLWS()
+	withSize.Spec.LeaderWorkerTemplate.SubGroupPolicy = &lwsv1.SubGroupPolicy{SubGroupSize: ptr.To[int32](2)}
+	withoutSize := baseLWS()
+	withoutSize.Spec.LeaderWorkerTemplate.SubGroupPolicy = &lwsv1.SubGroupPolicy{}
+	for _, c := range []struct {
+		old     *lwsv1.LeaderWorkerSet
+		unknown []string
+		want    []string
+	}{
+		{baseLWS(), []string{"spec.replicas", "spec.leaderWorkerTemplate.workerTemplate"}, nil},
+		{baseLWS(), []string{"spec.groupIdentity"}, []string{pGroupIdentity}},
+		{baseLWS(), []string{"spec"}, []string{pGroupIdentity, pScheduling, "spec.leaderWorkerTemplate.subGroupPolicy"}},
+		{baseLWS(), []string{"spec.scheduling.replica.schedulingPolicy"}, []string{pScheduling}},
+		{baseLWS(), []string{"spec.leaderWorkerTemplate.subGroupPolicy"}, []string{"spec.leaderWorkerTemplate.subGroupPolicy"}},
+		{withSize, []string{pSubGroupSize}, []string{pSubGroupSize}},
+		{withoutSize, []string{pSubGroupSize}, nil},
+	} {
+		var unknown []*field.Path
+		for _, u := range c.unknown {
+			p := field.NewPath(strings.Split(u, ".")[0])
+			for _, step := range strings.Split(u, ".")[1:] {
+				p = p.Child(step)
+			}
+			unknown = append(unknown, p)
+		}
+		var got []string
+		for _, p := range UnknownRequiresReplacement(c.old, unknown) {
+			got = append(got, p.String())
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("unknown %v: got %v, want %v", c.unknown, got, c.want)
+		}
+	}
+}
+
 // vllmLWS is a realistic multi-node vLLM deployment: 4 replicas of 8 pods,
 // GPU requests, a shared leader/worker claim and role-level gang scheduling.
 func vllmLWS() *lwsv1.LeaderWorkerSet {
