@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -470,13 +471,30 @@ type planCase struct {
 	configs  []tftypes.Value // the configuration -generate-config-out writes for each state
 }
 
-// planCases are the provider's fast-path server and a planCase of each kind.
+// planCases are the provider's fast-path server and a planCase of each kind, built once per
+// test process (generating the corpora's configurations takes seconds).
 func planCases(tb testing.TB) (tfprotov6.ProviderServer, []planCase) {
+	tb.Helper()
+	planCasesOnce.Do(func() { planCasesServer, planCasesBuilt, planCasesErr = buildPlanCases() })
+	if planCasesErr != nil {
+		tb.Fatal(planCasesErr)
+	}
+	return planCasesServer, planCasesBuilt
+}
+
+var (
+	planCasesOnce   sync.Once
+	planCasesServer tfprotov6.ProviderServer
+	planCasesBuilt  []planCase
+	planCasesErr    error
+)
+
+func buildPlanCases() (tfprotov6.ProviderServer, []planCase, error) {
 	ctx := context.Background()
 	server := NewServer("test")()
 	sch, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
-		tb.Fatal(err)
+		return nil, nil, err
 	}
 	corpora := differentialCorpora()
 	var cases []planCase
@@ -489,29 +507,30 @@ func planCases(tb testing.TB) (tfprotov6.ProviderServer, []planCase) {
 			state := d.state(obj)
 			dv, err := tfprotov6.NewDynamicValue(d.typ, state)
 			if err != nil {
-				tb.Fatal(err)
+				return nil, nil, err
 			}
 			resp, err := server.GenerateResourceConfig(ctx, &tfprotov6.GenerateResourceConfigRequest{TypeName: typeName, State: &dv})
 			if err != nil || hasError(resp.Diagnostics) || resp.Config == nil {
-				tb.Fatalf("%s: GenerateResourceConfig: %v %v", typeName, err, resp.Diagnostics)
+				return nil, nil, fmt.Errorf("%s: GenerateResourceConfig: %v %v", typeName, err, resp.Diagnostics)
 			}
 			config, err := resp.Config.Unmarshal(d.typ)
 			if err != nil {
-				tb.Fatal(err)
+				return nil, nil, err
 			}
 			c.states = append(c.states, state)
 			c.configs = append(c.configs, config)
 		}
 		cases = append(cases, c)
 	}
-	return server, cases
+	return server, cases, nil
 }
 
 // checkPlan sends config to ValidateResourceConfig and PlanResourceChange as Terraform does and
-// fails t where Terraform would reject the answer. known is config as it will be at apply
+// fails t where Terraform would reject the answer; it reports whether the plan got that far (no
+// error diagnostic). known is config as it will be at apply
 // (unknown values known): when it passes validation, its plan must be valid too and keep every
 // value the first plan knew.
-func checkPlan(t *testing.T, server tfprotov6.ProviderServer, c planCase, prior, config, known tftypes.Value) {
+func checkPlan(t *testing.T, server tfprotov6.ProviderServer, c planCase, prior, config, known tftypes.Value) bool {
 	t.Helper()
 	ctx := context.Background()
 	dv := func(v tftypes.Value) *tfprotov6.DynamicValue {
@@ -555,7 +574,7 @@ func checkPlan(t *testing.T, server tfprotov6.ProviderServer, c planCase, prior,
 	}
 	planned, ok := plan(config, "plan")
 	if !ok || config.IsFullyKnown() {
-		return
+		return ok
 	}
 	// At apply, Terraform plans again with the values now known and requires every value the
 	// first plan knew to stay as it was ("Provider produced inconsistent final plan",
@@ -563,12 +582,13 @@ func checkPlan(t *testing.T, server tfprotov6.ProviderServer, c planCase, prior,
 	// held back until the values were known) stops the apply before anything is sent.
 	final, ok := plan(known, "final plan")
 	if !ok {
-		return
+		return true
 	}
 	if errs := assertCompatible(planned, final, c.typeName); len(errs) > 0 {
 		t.Fatalf("Terraform would reject the final plan (Provider produced inconsistent final plan):\n%s\nconfig: %s\nknown:  %s",
 			strings.Join(errs, "\n"), config, known)
 	}
+	return true
 }
 
 // FuzzPlanResourceChange: see the comment at the top of the file. The first byte picks the
@@ -767,49 +787,17 @@ func hasError(diags []*tfprotov6.Diagnostic) bool {
 // -generate-config-out writes for it) pass Terraform's check, as a create, as a plan without
 // change and as an update to the corpus's next object.
 func TestPlansOfCorporaAreValid(t *testing.T) {
-	ctx := context.Background()
-	server := NewServer("test")()
-	sch, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	corpora := differentialCorpora()
+	server, cases := planCases(t)
 	plans := 0
-	for _, k := range kinds {
-		typeName := TypeName + "_" + k.TypeName
-		s := sch.ResourceSchemas[typeName]
-		d := differ{t: t, ctx: ctx, fast: server, typeName: typeName, typ: s.ValueType().(tftypes.Object), kind: k}
-		check := func(name string, prior, config tftypes.Value) {
-			t.Helper()
-			proposed := proposedNew(s.Block, prior, config)
-			resp, err := server.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
-				TypeName: typeName, Config: d.dv(config), PriorState: d.dv(prior), ProposedNewState: d.dv(proposed),
-			})
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
+	for _, c := range cases {
+		null := tftypes.NewValue(c.typ, nil)
+		for i, config := range c.configs {
+			next := renamed(t, c.configs[(i+1)%len(c.configs)], config)
+			for _, p := range []struct{ prior, config tftypes.Value }{{null, config}, {c.states[i], config}, {c.states[i], next}} {
+				if checkPlan(t, server, c, p.prior, p.config, p.config) {
+					plans++
+				}
 			}
-			if hasError(resp.Diagnostics) {
-				return // an invalid object of the corpus: Terraform stops here
-			}
-			planned, err := resp.PlannedState.Unmarshal(d.typ)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			plans++
-			if errs := assertPlanValid(s.Block, prior, config, planned, typeName); len(errs) > 0 {
-				t.Errorf("%s: Terraform would reject the plan:\n%s", name, strings.Join(errs, "\n"))
-			}
-		}
-		objects := corpora[k.TypeName]
-		for i, obj := range objects {
-			name := fmt.Sprintf("%s/%d", typeName, i)
-			state := d.state(obj)
-			config := d.generatedConfig(name, state)
-			check(name+" create", d.typed(nil), config)
-			check(name+" no change", state, config)
-			next := objects[(i+1)%len(objects)].DeepCopyObject()
-			setName(next, obj)
-			check(name+" update", state, d.generatedConfig(name+" update", d.state(next)))
 		}
 	}
 	if plans == 0 {
@@ -889,7 +877,9 @@ func TestUnknownNamePlansReplacement(t *testing.T) {
 			t.Fatal(err)
 		}
 		prior := c.states[0]
-		checkPlan(t, server, c, prior, config, c.configs[0])
+		if !checkPlan(t, server, c, prior, config, c.configs[0]) {
+			t.Fatalf("%s: the plan with an unknown name failed", c.typeName)
+		}
 		dv := func(v tftypes.Value) *tfprotov6.DynamicValue {
 			out, _ := tfprotov6.NewDynamicValue(c.typ, v)
 			return &out
