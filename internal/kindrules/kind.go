@@ -52,6 +52,11 @@ type Kind struct {
 	// CheckConfig runs provider-only rules on the object as configured, before defaults.
 	// config is the raw configuration, for rules that need to know what was written explicitly.
 	CheckConfig func(obj runtime.Object, config tftypes.Value) (field.ErrorList, []Warning)
+	// CheckWritten runs provider-only rules that read nothing but the configuration as written
+	// and weigh its unknown values themselves (a value that may not be written at all is an
+	// error even when unknown). Unlike the other rules' errors, theirs are reported while other
+	// values are unknown: an unknown neighbour cannot change their verdict.
+	CheckWritten func(config tftypes.Value) field.ErrorList
 	// ReplaceOn lists the fields whose change forces a new object. unknown are the paths of
 	// newObj whose values are not known yet (zero values in newObj): a field that may change
 	// once they are known forces a new object too, as the plan cannot change its action at

@@ -45,6 +45,9 @@ func ValidateConfig(k *Kind, config tftypes.Value) diag.Diagnostics {
 	}
 	diags.Append(k8sschema.Diagnostics(node, dec.Errs, dec.Unknown)...)
 	diags.Append(k8sschema.Diagnostics(node, dedupe(errs), undecoded)...)
+	if k.CheckWritten != nil {
+		diags.Append(k8sschema.Diagnostics(node, k.CheckWritten(config), nil)...)
+	}
 	return diags
 }
 

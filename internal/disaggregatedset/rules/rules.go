@@ -53,8 +53,9 @@ var Kind = &kindrules.Kind{
 	Validate: func(obj runtime.Object) field.ErrorList {
 		return Validate(kindrules.As[*disaggv1.DisaggregatedSet](obj))
 	},
-	CheckConfig: checkConfig,
-	PlanUpdate:  planUpdate,
+	CheckConfig:  checkConfig,
+	CheckWritten: checkWritten,
+	PlanUpdate:   planUpdate,
 	Extras: map[string]rschema.Attribute{
 		AttrWaitForRollout: rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 			MarkdownDescription: "Wait after create and update until the rollout of every role is done: for each role, the " +

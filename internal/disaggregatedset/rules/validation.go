@@ -348,13 +348,6 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 		if role.Scaling != nil && role.Scaling.Mode == "" && written(config, fmt.Sprintf("spec.roles[%d].scaling.mode", i)) {
 			errs = append(errs, field.NotSupported(rolesPath.Index(i).Child("scaling", "mode"), "", scalingModes))
 		}
-		// The v0.10.0 webhook warns about replicas above 1 on an External role (validate); the
-		// provider does not send them at all (applyBody), and the state records the groups that
-		// run: no written value could be both planned and kept (Terraform requires a configured
-		// value in the plan and the state), as manage_replicas = false on a LeaderWorkerSet.
-		if External(&role) && explicit("replicas") {
-			errs = append(errs, field.Forbidden(rolesPath.Index(i).Child("spec", "replicas"), externalReplicasError(ds.Name, role.Name)))
-		}
 	}
 	if pp := ds.Spec.PlacementPolicy; pp != nil && pp.Type == "" && written(config, "spec.placementPolicy.type") {
 		errs = append(errs, field.NotSupported(specPath.Child("placementPolicy", "type"), "", placementTypes))
@@ -417,6 +410,40 @@ func hasNameError(errs field.ErrorList) bool {
 }
 
 // written reports whether the configuration sets the attribute at a JSON path.
+// checkWritten forbids replicas written on an External role, known or not. The v0.10.0 webhook
+// warns about replicas above 1 there (validate); the provider does not send them at all
+// (applyBody), and the state records the groups that run: no written value could be both
+// planned and kept (Terraform requires a configured value in the plan and the state), as
+// manage_replicas = false on a LeaderWorkerSet.
+func checkWritten(config tftypes.Value) field.ErrorList {
+	roles, ok := k8sschema.ValueAt(node(), config, "spec.roles")
+	if !ok || !roles.IsKnown() || roles.IsNull() {
+		return nil
+	}
+	var list []tftypes.Value
+	if roles.As(&list) != nil {
+		return nil
+	}
+	knownString := func(path string) string {
+		v, ok := k8sschema.ValueAt(node(), config, path)
+		var s string
+		if ok && v.IsKnown() && !v.IsNull() {
+			_ = v.As(&s)
+		}
+		return s
+	}
+	var errs field.ErrorList
+	for i := range list {
+		if knownString(fmt.Sprintf("spec.roles[%d].scaling.mode", i)) != string(disaggv1.RoleScalingExternal) ||
+			!written(config, fmt.Sprintf("spec.roles[%d].spec.replicas", i)) {
+			continue
+		}
+		errs = append(errs, field.Forbidden(rolesPath.Index(i).Child("spec", "replicas"),
+			externalReplicasError(knownString("metadata.name"), knownString(fmt.Sprintf("spec.roles[%d].name", i)))))
+	}
+	return errs
+}
+
 func written(config tftypes.Value, path string) bool {
 	v, ok := k8sschema.ValueAt(node(), config, path)
 	return ok && !v.IsNull()

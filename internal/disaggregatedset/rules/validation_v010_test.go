@@ -156,10 +156,14 @@ func TestCheckConfigV010(t *testing.T) {
 	want := []string{
 		`spec.placementPolicy.type: Unsupported value: "": supported values: "None", "ExclusiveSlice", "ExclusiveTopology"`,
 		`spec.roles[0].scaling.mode: Unsupported value: "": supported values: "Static", "External"`,
-		`spec.roles[1].spec.replicas: Forbidden: role "decode" has scaling.mode = "External": its replicas are set through the DisaggregatedSetRoleScaler "llama-decode" (by an autoscaler such as a HorizontalPodAutoscaler or KEDA), the controller ignores the role's own replicas, and the provider does not send them; remove replicas from this role (the state records the groups that run)`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("errors:\n  %s", strings.Join(got, "\n  "))
+	}
+	written := errorStrings(checkWritten(config))
+	wantWritten := `spec.roles[1].spec.replicas: Forbidden: role "decode" has scaling.mode = "External": its replicas are set through the DisaggregatedSetRoleScaler "llama-decode" (by an autoscaler such as a HorizontalPodAutoscaler or KEDA), the controller ignores the role's own replicas, and the provider does not send them; remove replicas from this role (the state records the groups that run)`
+	if len(written) != 1 || written[0] != wantWritten {
+		t.Errorf("checkWritten:\n  %s", strings.Join(written, "\n  "))
 	}
 	if len(warnings) != 0 {
 		t.Errorf("warnings: %+v", warnings)

@@ -53,7 +53,8 @@ var Kind = &kindrules.Kind{
 	Validate: func(obj runtime.Object) field.ErrorList {
 		return ValidateAll(kindrules.As[*lwsv1.LeaderWorkerSet](obj))
 	},
-	CheckConfig: checkConfig,
+	CheckConfig:  checkConfig,
+	CheckWritten: checkWritten,
 	ReplaceOn: func(newObj, oldObj runtime.Object, unknown []*field.Path) []*field.Path {
 		oldLWS := kindrules.As[*lwsv1.LeaderWorkerSet](oldObj)
 		paths := RequiresReplacement(kindrules.As[*lwsv1.LeaderWorkerSet](newObj), oldLWS)

@@ -147,17 +147,25 @@ var secretLikeEnv = regexp.MustCompile(`(?i)(^HF_TOKEN$|_TOKEN$|_KEY$|PASSWORD|S
 // env var by the kubelet), or a template slot (<your-token>), as examples write them.
 var envPlaceholder = regexp.MustCompile(`^\s*(\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^}]+\}|\$\([^)]+\)|<[^<>]+>)\s*$`)
 
+// checkWritten forbids spec.replicas beside manage_replicas = false: any written value, known
+// or not, since the provider would never send it.
+func checkWritten(config tftypes.Value) field.ErrorList {
+	v, ok := k8sschema.ValueAt(node(), config, "spec.replicas")
+	if !ok || v.IsNull() {
+		return nil
+	}
+	if mv, ok := configExtra(config, AttrManageReplicas); ok && !mv {
+		return field.ErrorList{field.Forbidden(field.NewPath("spec", "replicas"),
+			"manage_replicas = false leaves spec.replicas to the autoscaler; remove spec.replicas (the object starts with the server default of 1 and the autoscaler scales it)")}
+	}
+	return nil
+}
+
 // checkConfig returns provider-only errors and warnings on the configuration as written.
 func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []kindrules.Warning) {
 	lws := kindrules.As[*lwsv1.LeaderWorkerSet](obj)
 	var errs field.ErrorList
 	var warnings []kindrules.Warning
-	if v, ok := k8sschema.ValueAt(node(), config, "spec.replicas"); ok && !v.IsNull() {
-		if mv, ok := configExtra(config, AttrManageReplicas); ok && !mv {
-			errs = append(errs, field.Forbidden(field.NewPath("spec", "replicas"),
-				"manage_replicas = false leaves spec.replicas to the autoscaler; remove spec.replicas (the object starts with the server default of 1 and the autoscaler scales it)"))
-		}
-	}
 	// startupPolicy has no omitempty: a written "" is sent as it is, and neither the CRD default
 	// (absent fields only) nor the webhook replaces it, so the CRD's enum rejects it. Defaults
 	// would turn it into LeaderCreated before Validate sees it: check the value as written.
