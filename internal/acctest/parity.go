@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -175,3 +177,20 @@ func DryRunReplace(ctx context.Context, ri dynamic.ResourceInterface, u *unstruc
 type readFailure struct{ err error }
 
 func (r readFailure) Error() string { return "reading the stored object: " + r.err.Error() }
+
+// ParitySeed is the seed of a parity test's random corpus: KUBEINFER_PARITY_SEED when set, so
+// that a run can try another corpus, else def, the corpus every run checks. The seed in use is
+// logged, so a disagreement found with another seed can be replayed.
+func ParitySeed(t *testing.T, def int64) int64 {
+	t.Helper()
+	seed := def
+	if v := os.Getenv("KUBEINFER_PARITY_SEED"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			t.Fatalf("KUBEINFER_PARITY_SEED=%q: want an integer", v)
+		}
+		seed = n
+	}
+	t.Logf("parity corpus seed %d (KUBEINFER_PARITY_SEED chooses another)", seed)
+	return seed
+}

@@ -46,7 +46,7 @@ func TestAccDisaggregatedSet_parity(t *testing.T) {
 	c := acctest.Cluster(t)
 	dsRI := c.Dynamic().Resource(disaggregatedset.Kind.GVR()).Namespace("default")
 	lwsRI := c.Dynamic().Resource(lwsv1.GroupVersion.WithResource("leaderworkersets")).Namespace("default")
-	rng := rand.New(rand.NewSource(13))
+	rng := rand.New(rand.NewSource(acctest.ParitySeed(t, 13)))
 	var cases []acctest.ParityCase
 	for i := range parityCases {
 		obj, desc, want := generate(rng, i)

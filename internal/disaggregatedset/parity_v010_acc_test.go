@@ -33,7 +33,7 @@ func TestAccDisaggregatedSet_parityV010(t *testing.T) {
 	acctest.SkipAfterFirstCLI(t)
 	c := acctest.ClusterWith(t, acctest.NewerFields)
 	dsRI := c.Dynamic().Resource(disaggregatedset.Kind.GVR()).Namespace("default")
-	rng := rand.New(rand.NewSource(10))
+	rng := rand.New(rand.NewSource(acctest.ParitySeed(t, 10)))
 	var cases []acctest.ParityCase
 	for i := range parityV010Cases {
 		obj, desc, want := generateV010(rng, i)

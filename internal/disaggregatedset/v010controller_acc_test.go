@@ -131,7 +131,7 @@ func TestAccDisaggregatedSet_v010WebhookParity(t *testing.T) {
 	acctest.SkipAfterFirstCLI(t)
 	c := acctest.Cluster(t)
 	dsRI := c.Dynamic().Resource(disaggregatedset.Kind.GVR()).Namespace("default")
-	rng := rand.New(rand.NewSource(11))
+	rng := rand.New(rand.NewSource(acctest.ParitySeed(t, 11)))
 	var cases []acctest.ParityCase
 	for i := range 320 {
 		obj, desc, want := generateV010(rng, i)

@@ -103,7 +103,7 @@ func envInt(t *testing.T, name string, def int) int {
 // cluster's kube-apiserver. Verdicts must agree, and so must the field paths of a rejection once
 // the documented divergences are normalized: the provider reports its error on the attribute at
 // fault, so a path the server does not name is a diagnostic on the wrong attribute.
-// KUBEINFER_PARITY_SEED and KUBEINFER_PARITY_CASES choose another corpus.
+// KUBEINFER_PARITY_SEED chooses another corpus, KUBEINFER_PARITY_CASES its size.
 func TestAccParityCombinationsWithAPIServer(t *testing.T) {
 	acctest.SkipAfterFirstCLI(t)
 	c := acctest.Cluster(t)
@@ -113,7 +113,7 @@ func TestAccParityCombinationsWithAPIServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seed := uint64(envInt(t, "KUBEINFER_PARITY_SEED", 20261207))
+	seed := uint64(acctest.ParitySeed(t, 20261207))
 	corpus := combinationCorpus(seed, envInt(t, "KUBEINFER_PARITY_CASES", 3000))
 
 	verdicts := make([]serverVerdict, len(corpus))
