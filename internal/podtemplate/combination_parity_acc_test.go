@@ -2,88 +2,17 @@ package podtemplate_test
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/podtemplate/podtemplatecorpus"
 )
-
-// combinationCorpus composes the single-rule corpus: each case is one base template with two to
-// five mutations of different rule families applied in turn. Single mutations test each rule at
-// its boundary; combinations test what the rules do together, which is where a port goes wrong
-// without any single rule being wrong: a check that stops at the first error and hides the next
-// one, a default one field gives another, an index shifted by an added container or volume.
-// A case that includes a deliberate divergence is left out (its verdicts differ on purpose), as
-// is a combination whose mutations do not fit each other (a mutation that panics on what an
-// earlier one removed).
-func combinationCorpus(seed uint64, n int) []*corpusCase {
-	muts := corpusMutations()
-	// Valid mutations are drawn three times in four, so that about a third of the combinations
-	// are valid and the rejections do not all come from one mutation.
-	var valids, invalids []mutation
-	for _, m := range muts {
-		switch {
-		case m.div != "":
-		case m.ok:
-			valids = append(valids, m)
-		default:
-			invalids = append(invalids, m)
-		}
-	}
-	rng := rand.New(rand.NewPCG(seed, 0xc0b1))
-	var out []*corpusCase
-	for len(out) < n {
-		b := corpusBases[rng.IntN(len(corpusBases))]
-		tpl, vcts := b.build()
-		k := 2 + rng.IntN(4)
-		var names []string
-		rules := map[string]bool{}
-		applied := 0
-		fits := true
-		for tries := 0; applied < k && tries < 4*k; tries++ {
-			pool := valids
-			if rng.IntN(4) == 0 {
-				pool = invalids
-			}
-			m := pool[rng.IntN(len(pool))]
-			if rules[m.rule] {
-				continue
-			}
-			if !applyMutation(m, tpl, &vcts) {
-				fits = false
-				break
-			}
-			rules[m.rule] = true
-			names = append(names, m.rule+"/"+m.name)
-			applied++
-		}
-		if !fits || applied < 2 {
-			continue
-		}
-		out = append(out, &corpusCase{Name: fmt.Sprintf("combo-%d %s: %s", len(out), b.name, strings.Join(names, " + ")), Rule: "combination", Tpl: tpl, VCTs: vcts})
-	}
-	return out
-}
-
-// applyMutation applies m, and reports false when m does not fit what earlier mutations left.
-func applyMutation(m mutation, tpl *corev1.PodTemplateSpec, vcts *[]corev1.PersistentVolumeClaim) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	m.fn(tpl, vcts)
-	return true
-}
 
 // envInt reads a positive integer from the environment, or def.
 func envInt(t *testing.T, name string, def int) int {
@@ -114,7 +43,7 @@ func TestAccParityCombinationsWithAPIServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed := uint64(acctest.ParitySeed(t, 20261207))
-	corpus := combinationCorpus(seed, envInt(t, "KUBEINFER_PARITY_CASES", 3000))
+	corpus := podtemplatecorpus.Combinations(seed, envInt(t, "KUBEINFER_PARITY_CASES", 3000))
 
 	verdicts := make([]serverVerdict, len(corpus))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -147,7 +76,7 @@ func TestAccParityCombinationsWithAPIServer(t *testing.T) {
 		if len(sv.other) > 0 {
 			t.Errorf("%s: server rejected fields outside the template: %v", cc.Name, sv.other)
 		}
-		perrs := cc.providerErrors()
+		perrs := cc.ProviderErrors()
 		if provValid := len(perrs) == 0; provValid != sv.valid {
 			t.Errorf("%s: DISAGREEMENT provider valid=%v %v, server valid=%v %v", cc.Name, provValid, perrs.ToAggregate(), sv.valid, sv.fields)
 			continue
@@ -161,7 +90,7 @@ func TestAccParityCombinationsWithAPIServer(t *testing.T) {
 		for _, e := range perrs {
 			pfields = append(pfields, e.Field)
 		}
-		nv := len(uniqSorted(cc.vctNames()))
+		nv := len(uniqSorted(cc.VCTNames()))
 		ns, np := normalizePaths(uniqSorted(sv.fields), nv, false), normalizePaths(uniqSorted(pfields), nv, true)
 		if onlyServer, onlyProvider := diff(ns, np), diff(np, ns); len(onlyServer)+len(onlyProvider) > 0 {
 			t.Errorf("%s: field paths differ: server only %v, provider only %v (provider: %v)", cc.Name, onlyServer, onlyProvider, perrs.ToAggregate())

@@ -19,6 +19,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/podtemplate/podtemplatecorpus"
 )
 
 func TestMain(m *testing.M) { acctest.Main(m) }
@@ -36,12 +37,12 @@ type serverVerdict struct {
 
 // statefulSetFor wraps a corpus case the way the LWS controller would: one
 // StatefulSet whose selector matches the template's parity label.
-func statefulSetFor(i int, c *corpusCase) *appsv1.StatefulSet {
+func statefulSetFor(i int, c *podtemplatecorpus.Case) *appsv1.StatefulSet {
 	return &appsv1.StatefulSet{
 		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("parity-%04d", i), Namespace: "default"},
 		Spec: appsv1.StatefulSetSpec{
 			Replicas:             ptr.To[int32](1),
-			Selector:             &metav1.LabelSelector{MatchLabels: map[string]string{parityLabelKey: parityLabelValue}},
+			Selector:             &metav1.LabelSelector{MatchLabels: map[string]string{podtemplatecorpus.ParityLabelKey: podtemplatecorpus.ParityLabelValue}},
 			ServiceName:          "svc",
 			Template:             *c.Tpl.DeepCopy(),
 			VolumeClaimTemplates: c.VCTs,
@@ -151,7 +152,7 @@ func TestAccParityWithAPIServer(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	corpus := buildCorpus()
+	corpus := podtemplatecorpus.Build()
 	verdicts := make([]serverVerdict, len(corpus))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -207,7 +208,7 @@ func TestAccParityWithAPIServer(t *testing.T) {
 			nExpect++
 			t.Errorf("%s: corpus expects server valid=%v, server said valid=%v %v (fix the generator)", cc.Name, cc.WantValid, sv.valid, sv.fields)
 		}
-		perrs := cc.providerErrors()
+		perrs := cc.ProviderErrors()
 		provValid := len(perrs) == 0
 		if cc.Divergence != "" {
 			if provValid || !sv.valid {
@@ -238,7 +239,7 @@ func TestAccParityWithAPIServer(t *testing.T) {
 		if len(onlyServer)+len(onlyProvider) > 0 {
 			nPathMismatch++
 			rc.pathMismatch++
-			nv := len(uniqSorted(cc.vctNames()))
+			nv := len(uniqSorted(cc.VCTNames()))
 			ns, np := normalizePaths(sf, nv, false), normalizePaths(pf, nv, true)
 			how := "explained by a documented divergence"
 			if len(diff(ns, np))+len(diff(np, ns)) > 0 {

@@ -1,17 +1,18 @@
-package podtemplate_test
-
-// The parity corpus: a deterministic set of pod templates (plus StatefulSet
-// volumeClaimTemplates) built from a few realistic inference templates and, for
-// every rule the package covers, targeted mutations at each boundary (the
-// just-valid and the just-invalid value). TestAccParityWithAPIServer checks each
-// case with the provider and with a dry-run StatefulSet create on a real
-// kube-apiserver v1.37.2; TestParityCorpusProvider replays the server-verified
-// expectations offline.
+// Package podtemplatecorpus is the parity corpus of pod templates, for tests only: a
+// deterministic set of pod templates (plus StatefulSet volumeClaimTemplates) built from a few
+// realistic inference templates and, for every rule package podtemplate covers, targeted
+// mutations at each boundary (the just-valid and the just-invalid value), and random
+// combinations of those mutations. The tests of package podtemplate check each case with the
+// provider and with a dry-run StatefulSet create on a real kube-apiserver v1.37.2
+// (TestAccParityWithAPIServer, TestAccParityCombinationsWithAPIServer);
+// TestParityCorpusProvider replays the server-verified expectations offline; the provider's
+// tests apply the valid ones through Terraform's protocol. The provider itself never imports it.
+package podtemplatecorpus
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
-	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -23,11 +24,11 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/podtemplate"
 )
 
-// parityLabelKey/Value are on every corpus template; the StatefulSet selector
+// ParityLabelKey/Value are on every corpus template; the StatefulSet selector
 // of the dry-run create matches exactly this label.
 const (
-	parityLabelKey   = "kubeinfer.io/parity"
-	parityLabelValue = "corpus"
+	ParityLabelKey   = "kubeinfer.io/parity"
+	ParityLabelValue = "corpus"
 )
 
 // Deliberate divergences (doc.go DIVERGENCES): the provider rejects, the
@@ -37,8 +38,8 @@ const (
 	divImageWhitespace       = "2: image with leading/trailing whitespace (every Pod of the set would fail validateContainerOnlyForPod)"
 )
 
-// corpusCase is one template of the corpus.
-type corpusCase struct {
+// Case is one template of the corpus.
+type Case struct {
 	Name string // unique: base/rule/mutation
 	Rule string // rule family, for per-rule counts
 	Tpl  *corev1.PodTemplateSpec
@@ -51,7 +52,7 @@ type corpusCase struct {
 	Divergence string
 }
 
-func (c *corpusCase) vctNames() []string {
+func (c *Case) VCTNames() []string {
 	var names []string
 	for _, v := range c.VCTs {
 		names = append(names, v.Name)
@@ -64,10 +65,10 @@ var (
 	corpusVCTPath = field.NewPath("spec", "volumeClaimTemplates")
 )
 
-// providerErrors is the provider verdict for a case, exactly as the LWS
+// ProviderErrors is the provider verdict for a case, exactly as the LWS
 // resource validates a template.
-func (c *corpusCase) providerErrors() field.ErrorList {
-	errs := podtemplate.ValidatePodTemplateSpec(c.Tpl, corpusTplPath, podtemplate.Options{VolumeClaimTemplateNames: c.vctNames()})
+func (c *Case) ProviderErrors() field.ErrorList {
+	errs := podtemplate.ValidatePodTemplateSpec(c.Tpl, corpusTplPath, podtemplate.Options{VolumeClaimTemplateNames: c.VCTNames()})
 	return append(errs, podtemplate.ValidateVolumeClaimTemplates(c.VCTs, corpusVCTPath)...)
 }
 
@@ -115,7 +116,7 @@ func sel(kv ...string) *metav1.LabelSelector {
 }
 
 func labels(kv ...string) map[string]string {
-	m := map[string]string{parityLabelKey: parityLabelValue}
+	m := map[string]string{ParityLabelKey: ParityLabelValue}
 	for i := 0; i+1 < len(kv); i += 2 {
 		m[kv[i]] = kv[i+1]
 	}
@@ -1760,27 +1761,27 @@ func onInit(fn mfn) mfn {
 	}
 }
 
-// buildCorpus returns every base template, every mutation of every base and,
+// Build returns every base template, every mutation of every base and,
 // for bases with init containers, the container-level mutations replayed on
 // the first init container.
-func buildCorpus() []*corpusCase {
-	var out []*corpusCase
+func Build() []*Case {
+	var out []*Case
 	muts := corpusMutations()
 	for _, b := range corpusBases {
 		tpl, vcts := b.build()
-		out = append(out, &corpusCase{Name: b.name + "/base", Rule: "base", Tpl: tpl, VCTs: vcts, WantValid: true})
+		out = append(out, &Case{Name: b.name + "/base", Rule: "base", Tpl: tpl, VCTs: vcts, WantValid: true})
 		hasInit := len(tpl.Spec.InitContainers) > 0
 		for _, m := range muts {
 			tpl, vcts := b.build()
 			m.fn(tpl, &vcts)
-			out = append(out, &corpusCase{
+			out = append(out, &Case{
 				Name: b.name + "/" + m.rule + "/" + m.name, Rule: m.rule, Tpl: tpl, VCTs: vcts,
 				WantValid: m.ok, Divergence: m.div,
 			})
 			if hasInit && initRules[m.rule] {
 				tpl, vcts := b.build()
 				onInit(m.fn)(tpl, &vcts)
-				out = append(out, &corpusCase{
+				out = append(out, &Case{
 					Name: b.name + "/" + m.rule + "/init:" + m.name, Rule: m.rule + " (init)", Tpl: tpl, VCTs: vcts,
 					WantValid: m.ok, Divergence: m.div,
 				})
@@ -1790,42 +1791,70 @@ func buildCorpus() []*corpusCase {
 	return out
 }
 
-// TestParityCorpusProvider replays the corpus offline: the provider must accept
-// exactly the templates kube-apiserver accepts (as verified by
-// TestAccParityWithAPIServer), except the deliberate divergences, which it must reject.
-func TestParityCorpusProvider(t *testing.T) {
-	corpus := buildCorpus()
-	seen := map[string]bool{}
-	nValid := 0
-	for _, c := range corpus {
-		if seen[c.Name] {
-			t.Fatalf("duplicate case name %q", c.Name)
-		}
-		seen[c.Name] = true
-		if c.Divergence != "" && !c.WantValid {
-			t.Fatalf("%s: a deliberate divergence must be a template the server accepts", c.Name)
-		}
-		if c.WantValid {
-			nValid++
-		}
-		if c.Tpl.Labels[parityLabelKey] != parityLabelValue {
-			t.Fatalf("%s: template lost the parity label", c.Name)
-		}
-		errs := c.providerErrors()
+// Combinations composes the single-rule corpus: each case is one base template with two to
+// five mutations of different rule families applied in turn. Single mutations test each rule at
+// its boundary; combinations test what the rules do together, which is where a port goes wrong
+// without any single rule being wrong: a check that stops at the first error and hides the next
+// one, a default one field gives another, an index shifted by an added container or volume.
+// A case that includes a deliberate divergence is left out (its verdicts differ on purpose), as
+// is a combination whose mutations do not fit each other (a mutation that panics on what an
+// earlier one removed).
+func Combinations(seed uint64, n int) []*Case {
+	muts := corpusMutations()
+	// Valid mutations are drawn three times in four, so that about a third of the combinations
+	// are valid and the rejections do not all come from one mutation.
+	var valids, invalids []mutation
+	for _, m := range muts {
 		switch {
-		case c.Divergence != "" && len(errs) == 0:
-			t.Errorf("%s: deliberate divergence %q: provider accepted", c.Name, c.Divergence)
-		case c.Divergence == "" && c.WantValid && len(errs) != 0:
-			t.Errorf("%s: server accepts, provider rejected: %v", c.Name, errs)
-		case !c.WantValid && len(errs) == 0:
-			t.Errorf("%s: server rejects, provider accepted", c.Name)
+		case m.div != "":
+		case m.ok:
+			valids = append(valids, m)
+		default:
+			invalids = append(invalids, m)
 		}
 	}
-	if len(corpus) < 1000 {
-		t.Errorf("corpus has %d templates, want at least 1000", len(corpus))
+	rng := rand.New(rand.NewPCG(seed, 0xc0b1))
+	var out []*Case
+	for len(out) < n {
+		b := corpusBases[rng.IntN(len(corpusBases))]
+		tpl, vcts := b.build()
+		k := 2 + rng.IntN(4)
+		var names []string
+		rules := map[string]bool{}
+		applied := 0
+		fits := true
+		for tries := 0; applied < k && tries < 4*k; tries++ {
+			pool := valids
+			if rng.IntN(4) == 0 {
+				pool = invalids
+			}
+			m := pool[rng.IntN(len(pool))]
+			if rules[m.rule] {
+				continue
+			}
+			if !applyMutation(m, tpl, &vcts) {
+				fits = false
+				break
+			}
+			rules[m.rule] = true
+			names = append(names, m.rule+"/"+m.name)
+			applied++
+		}
+		if !fits || applied < 2 {
+			continue
+		}
+		out = append(out, &Case{Name: fmt.Sprintf("combo-%d %s: %s", len(out), b.name, strings.Join(names, " + ")), Rule: "combination", Tpl: tpl, VCTs: vcts})
 	}
-	if nValid*10 < len(corpus)*3 {
-		t.Errorf("corpus has %d valid templates of %d, want at least 30%%", nValid, len(corpus))
-	}
-	t.Logf("corpus: %d templates, %d valid (%.0f%%), %d invalid", len(corpus), nValid, 100*float64(nValid)/float64(len(corpus)), len(corpus)-nValid)
+	return out
+}
+
+// applyMutation applies m, and reports false when m does not fit what earlier mutations left.
+func applyMutation(m mutation, tpl *corev1.PodTemplateSpec, vcts *[]corev1.PersistentVolumeClaim) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	m.fn(tpl, vcts)
+	return true
 }
