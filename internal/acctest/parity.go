@@ -194,3 +194,18 @@ func ParitySeed(t *testing.T, def int64) int64 {
 	t.Logf("parity corpus seed %d (KUBEINFER_PARITY_SEED chooses another)", seed)
 	return seed
 }
+
+// EnvInt is the non-negative integer in the environment variable name, or def when it is unset:
+// how a test is told to run a larger or smaller corpus than the one every run checks.
+func EnvInt(t *testing.T, name string, def int) int {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		t.Fatalf("%s=%q: want a non-negative integer", name, v)
+	}
+	return n
+}

@@ -256,7 +256,12 @@ func readField(v reflect.Value, index []int) (reflect.Value, bool) {
 	return v, true
 }
 
-func encode(n *Node, rv reflect.Value) tftypes.Value {
+func encode(n *Node, rv reflect.Value) tftypes.Value { return encodeValue(n, rv, false) }
+
+// encodeValue encodes rv. A field's zero value is encoded as null (the field is unset: Go cannot
+// tell the two apart); with keepZero, for an element of a list or map, which is never unset, it
+// is the value itself: a label selector's `app: ""`, a node selector's `gpu: ""`, an argument "".
+func encodeValue(n *Node, rv reflect.Value, keepZero bool) tftypes.Value {
 	typ := n.TFType()
 	if n.Pointer {
 		if rv.IsNil() {
@@ -267,12 +272,15 @@ func encode(n *Node, rv reflect.Value) tftypes.Value {
 	switch n.Kind {
 	case KindString:
 		s, null := encodeString(n, rv)
-		if null {
+		if null && !keepZero {
 			return tftypes.NewValue(typ, nil)
+		}
+		if null && n.Format == FormatQuantity {
+			s = "0" // a zero quantity element, as resource.Quantity writes it
 		}
 		return tftypes.NewValue(typ, s)
 	case KindBool:
-		if !rv.Bool() && !n.Pointer {
+		if !rv.Bool() && !n.Pointer && !keepZero {
 			return tftypes.NewValue(typ, nil)
 		}
 		return tftypes.NewValue(typ, rv.Bool())
@@ -284,13 +292,13 @@ func encode(n *Node, rv reflect.Value) tftypes.Value {
 		default:
 			i = rv.Int()
 		}
-		if i == 0 && !n.Pointer && n.Mode != Computed {
+		if i == 0 && !n.Pointer && n.Mode != Computed && !keepZero {
 			return tftypes.NewValue(typ, nil)
 		}
 		return tftypes.NewValue(typ, new(big.Float).SetInt64(i))
 	case KindFloat:
 		f := rv.Float()
-		if f == 0 && !n.Pointer {
+		if f == 0 && !n.Pointer && !keepZero {
 			return tftypes.NewValue(typ, nil)
 		}
 		return tftypes.NewValue(typ, big.NewFloat(f))
@@ -300,7 +308,7 @@ func encode(n *Node, rv reflect.Value) tftypes.Value {
 		}
 		elems := make([]tftypes.Value, rv.Len())
 		for i := range elems {
-			elems[i] = encode(n.Elem, rv.Index(i))
+			elems[i] = encodeValue(n.Elem, rv.Index(i), true)
 		}
 		return tftypes.NewValue(typ, elems)
 	case KindMap:
@@ -310,11 +318,11 @@ func encode(n *Node, rv reflect.Value) tftypes.Value {
 		elems := make(map[string]tftypes.Value, rv.Len())
 		it := rv.MapRange()
 		for it.Next() {
-			elems[it.Key().String()] = encode(n.Elem, it.Value())
+			elems[it.Key().String()] = encodeValue(n.Elem, it.Value(), true)
 		}
 		return tftypes.NewValue(typ, elems)
 	default:
-		if !n.Pointer && rv.IsZero() && n.Mode != Computed {
+		if !n.Pointer && rv.IsZero() && n.Mode != Computed && !keepZero {
 			return tftypes.NewValue(typ, nil)
 		}
 		return encodeFields(n, rv)

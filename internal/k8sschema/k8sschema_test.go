@@ -347,3 +347,62 @@ func TestDiagnosticShortensLongValues(t *testing.T) {
 		t.Errorf("detail = %q", d.Detail())
 	}
 }
+
+// TestMergeReadsZeroDivisorAsUnset: the LeaderWorkerSet webhook stores an unset
+// resourceFieldRef.divisor as "0" (a Go Quantity is always encoded); where the configuration
+// leaves it out, that is no change, while any other divisor is drift.
+func TestMergeReadsZeroDivisorAsUnset(t *testing.T) {
+	root := Build(reflect.TypeOf(corev1.Container{}), Options{})
+	user := corev1.Container{Name: "c", Image: "i", Env: []corev1.EnvVar{{Name: "CPU",
+		ValueFrom: &corev1.EnvVarSource{ResourceFieldRef: &corev1.ResourceFieldSelector{Resource: "limits.cpu"}}}}}
+	prior := Encode(root, &user)
+	withDivisor := func(d string) tftypes.Value {
+		v, err := tftypes.Transform(prior, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+			if p.String() == `AttributeName("env").ElementKeyInt(0).AttributeName("value_from").AttributeName("resource_field_ref").AttributeName("divisor")` {
+				return tftypes.NewValue(tftypes.String, d), nil
+			}
+			return v, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if withDivisor("0").Equal(prior) {
+		t.Fatal("the test did not set the divisor")
+	}
+	if got := Merge(root, prior, withDivisor("0")); !got.Equal(prior) {
+		diff, _ := got.Diff(prior)
+		t.Errorf("a stored divisor of 0 reads as drift: %v", diff)
+	}
+	if got := Merge(root, prior, withDivisor("1m")); got.Equal(prior) {
+		t.Errorf("a divisor of 1m set by someone else does not read as drift")
+	}
+}
+
+// TestEncodeKeepsZeroElements: an element of a map or list is never unset, so "" and 0 are
+// encoded as themselves (a node selector's `gpu: ""`, an empty argument), and decode back, while
+// a field's zero value stays null (unset).
+func TestEncodeKeepsZeroElements(t *testing.T) {
+	root := Build(reflect.TypeOf(corev1.PodSpec{}), Options{})
+	spec := corev1.PodSpec{
+		NodeSelector: map[string]string{"nvidia.com/gpu.present": "", "zone": "a"},
+		Containers:   []corev1.Container{{Name: "c", Args: []string{"--flag", ""}}},
+	}
+	v := Encode(root, &spec)
+	var attrs map[string]tftypes.Value
+	_ = v.As(&attrs)
+	want := tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{
+		"nvidia.com/gpu.present": tftypes.NewValue(tftypes.String, ""), "zone": tftypes.NewValue(tftypes.String, "a")})
+	if !attrs["node_selector"].Equal(want) {
+		t.Errorf("node_selector encoded as %v, want %v", attrs["node_selector"], want)
+	}
+	if !attrs["hostname"].IsNull() {
+		t.Errorf("an unset field is encoded as %v, want null", attrs["hostname"])
+	}
+	var back corev1.PodSpec
+	Decode(root, v, &back, nil)
+	if diff := cmp.Diff(spec, back); diff != "" {
+		t.Errorf("decode(encode) differs (-want +got):\n%s", diff)
+	}
+}

@@ -265,7 +265,10 @@ func SemanticEqual(n *Node, a, b tftypes.Value) bool {
 }
 
 // isZeroLike reports whether v is what an unset field of node n reads back as: "", 0, false, an
-// empty list or map, or an object of such values.
+// empty list or map, or an object of such values. A quantity that is not a pointer reads back
+// as "0": a Go resource.Quantity is a struct, which encoding/json writes even under omitempty,
+// so an object that goes through Go types (the LeaderWorkerSet webhook decodes and re-encodes
+// every object it defaults) stores an unset resourceFieldRef.divisor as "0".
 func isZeroLike(n *Node, v tftypes.Value) bool {
 	if !v.IsKnown() {
 		return false
@@ -277,6 +280,10 @@ func isZeroLike(n *Node, v tftypes.Value) bool {
 	case KindString:
 		var s string
 		_ = v.As(&s)
+		if n.Format == FormatQuantity && !n.Pointer {
+			q, err := resource.ParseQuantity(s)
+			return s == "" || err == nil && q.IsZero()
+		}
 		return s == "" && n.Format != FormatIntOrString
 	case KindBool:
 		var b bool

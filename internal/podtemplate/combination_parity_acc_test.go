@@ -2,8 +2,6 @@ package podtemplate_test
 
 import (
 	"context"
-	"os"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -13,19 +11,6 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/acctest"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/podtemplate/podtemplatecorpus"
 )
-
-// envInt reads a positive integer from the environment, or def.
-func envInt(t *testing.T, name string, def int) int {
-	v := os.Getenv(name)
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n <= 0 {
-		t.Fatalf("%s=%q: want a positive integer", name, v)
-	}
-	return n
-}
 
 // TestAccParityCombinationsWithAPIServer checks combinations of the corpus's mutations (see
 // combinationCorpus) with the provider and with a dry-run StatefulSet create on the test
@@ -43,7 +28,7 @@ func TestAccParityCombinationsWithAPIServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed := uint64(acctest.ParitySeed(t, 20261207))
-	corpus := podtemplatecorpus.Combinations(seed, envInt(t, "KUBEINFER_PARITY_CASES", 3000))
+	corpus := podtemplatecorpus.Combinations(seed, acctest.EnvInt(t, "KUBEINFER_PARITY_CASES", 3000))
 
 	verdicts := make([]serverVerdict, len(corpus))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

@@ -160,7 +160,9 @@ func (l lifecycle) run(s tfprotov6.ProviderServer, obj, next runtime.Object, suf
 		return steps, true
 	}
 	state, private, identity = l.read(s, state, private, identity, record, "read")
-	record("plan no change", l.plan(s, config, state, state, private, identity).summary)
+	noChange := l.plan(s, config, state, state, private, identity)
+	record("plan no change", noChange.summary)
+	l.assertNoChange(noChange, state, "after create")
 
 	// An update to next's spec, unless it is invalid or replaces the object.
 	update := l.plan(s, nextConfig, state, l.differ.ImportState(next), private, identity)
@@ -168,6 +170,8 @@ func (l lifecycle) run(s tfprotov6.ProviderServer, obj, next runtime.Object, suf
 	if !update.failed && !update.replaces {
 		if st, pr, idn, ok := l.apply(s, nextConfig, state, update, record, "apply update"); ok {
 			state, private, identity = l.read(s, st, pr, idn, record, "read after update")
+			after := l.plan(s, nextConfig, state, state, private, identity)
+			l.assertNoChange(after, state, "after update")
 		}
 	}
 
@@ -245,7 +249,29 @@ func (l lifecycle) apply(s tfprotov6.ProviderServer, config, prior tftypes.Value
 	if hasError(resp.Diagnostics) || resp.NewState == nil {
 		return tftypes.Value{}, nil, nil, false
 	}
-	return l.value(resp.NewState), resp.Private, resp.NewIdentity, true
+	// Terraform's check of the new state against the plan: every value the plan knew is what
+	// the apply wrote, or the apply fails with "Provider produced inconsistent result".
+	newState := l.value(resp.NewState)
+	if p.state != nil {
+		for _, e := range provider.AssertCompatible(l.value(p.state), newState) {
+			l.t.Errorf("%s %s: inconsistent result after apply: %s", l.typeName, rpc, e)
+		}
+	}
+	return newState, resp.Private, resp.NewIdentity, true
+}
+
+// assertNoChange fails when a plan made right after an apply and a read would change anything:
+// the state shows what the cluster has, so the configuration it came from plans no change.
+func (l lifecycle) assertNoChange(p planned, state tftypes.Value, when string) {
+	if p.failed || p.state == nil {
+		return
+	}
+	if p.replaces {
+		l.t.Errorf("%s %s: the plan without change replaces the object: %s", l.typeName, when, p.summary)
+	}
+	if diffs := provider.AssertCompatible(state, l.value(p.state)); len(diffs) > 0 || !l.value(p.state).Equal(state) {
+		l.t.Errorf("%s %s: the plan without change plans a change: %v", l.typeName, when, diffs)
+	}
 }
 
 func (l lifecycle) read(s tfprotov6.ProviderServer, state tftypes.Value, private []byte, identity *tfprotov6.ResourceIdentityData, record func(string, string), rpc string) (tftypes.Value, []byte, *tfprotov6.ResourceIdentityData) {

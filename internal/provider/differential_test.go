@@ -155,6 +155,18 @@ func (d differ) state(obj runtime.Object) tftypes.Value {
 	return nullExcept(d.typ, attrs)
 }
 
+// userConfig is obj as a user writes it: what obj sets and nothing the server defaults.
+func (d differ) userConfig(name string, obj runtime.Object) tftypes.Value {
+	attrs := objectAttrsOf(k8sschema.Encode(d.kind.Node(), obj))
+	m, _ := metaAccessor(obj)
+	id := m.GetName()
+	if d.kind.Namespaced {
+		id = m.GetNamespace() + "/" + id
+	}
+	attrs["id"] = tftypes.NewValue(tftypes.String, id)
+	return d.generatedConfig(name, nullExcept(d.typ, attrs))
+}
+
 // generatedConfig is the configuration `terraform plan -generate-config-out` writes for state.
 func (d differ) generatedConfig(name string, state tftypes.Value) tftypes.Value {
 	d.t.Helper()

@@ -43,8 +43,20 @@ func (d Differ) GeneratedConfig(name string, state tftypes.Value) tftypes.Value 
 	return d.d.generatedConfig(name, state)
 }
 
+// UserConfig is obj as a user writes it: what obj sets and nothing the server defaults.
+func (d Differ) UserConfig(name string, obj runtime.Object) tftypes.Value {
+	return d.d.userConfig(name, obj)
+}
+
 // DynamicValue is v encoded for a request.
 func (d Differ) DynamicValue(v tftypes.Value) *tfprotov6.DynamicValue { return d.d.dv(v) }
 
 // Diagnostics is a comparable summary of diagnostics.
 var Diagnostics = diagnosticsSummary
+
+// AssertCompatible is Terraform's AssertObjectCompatible, the check behind "Provider produced
+// inconsistent result after apply" (the new state against the planned one) as well as
+// "inconsistent final plan".
+func AssertCompatible(planned, final tftypes.Value) []string {
+	return assertCompatible(planned, final, "")
+}

@@ -21,7 +21,8 @@ import (
 )
 
 // ValidateAll checks a defaulted LeaderWorkerSet with every rule that rejects it or its groups:
-// the webhook rules (released and newer fields), object metadata, the pod template rules the API server applies to
+// the webhook rules (released and newer fields), object metadata, the CRD's list-map keys in the
+// pod templates, the nulls the webhook writes, the pod template rules the API server applies to
 // the StatefulSets the controller creates, and the runtime name limits.
 func ValidateAll(obj *lwsv1.LeaderWorkerSet) field.ErrorList {
 	errs := Validate(obj)
@@ -38,6 +39,9 @@ func ValidateAll(obj *lwsv1.LeaderWorkerSet) field.ErrorList {
 		errs = append(errs, podtemplate.ValidatePodTemplateSpec(lwt.LeaderTemplate, lwtPath.Child("leaderTemplate"), opts)...)
 	}
 	errs = append(errs, podtemplate.ValidatePodTemplateSpec(&lwt.WorkerTemplate, lwtPath.Child("workerTemplate"), opts)...)
+	errs = append(errs, podtemplate.ValidateListMapKeys(lwt.LeaderTemplate, lwtPath.Child("leaderTemplate"))...)
+	errs = append(errs, podtemplate.ValidateListMapKeys(&lwt.WorkerTemplate, lwtPath.Child("workerTemplate"))...)
+	errs = append(errs, validateWebhookNulls(lwt)...)
 	errs = append(errs, podtemplate.ValidateVolumeClaimTemplates(lwt.VolumeClaimTemplates, lwtPath.Child("volumeClaimTemplates"))...)
 	errs = append(errs, podtemplate.ValidatePersistentVolumeClaimRetentionPolicy(lwt.PersistentVolumeClaimRetentionPolicy, lwtPath.Child("persistentVolumeClaimRetentionPolicy"))...)
 	errs = append(errs, validateRuntimeNames(obj)...)

@@ -21,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
 
+	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/podtemplate"
 )
 
@@ -1857,4 +1858,26 @@ func applyMutation(m mutation, tpl *corev1.PodTemplateSpec, vcts *[]corev1.Persi
 	}()
 	m.fn(tpl, vcts)
 	return true
+}
+
+// LeaderWorkerSet is a LeaderWorkerSet without groups (replicas 0) named name in the default
+// namespace, whose worker template (and, with withLeader, leader template) is cc's, with cc's
+// volume claim templates: the corpus as the tests of the provider's resources use it.
+func LeaderWorkerSet(name string, cc *Case, withLeader bool) *lwsv1.LeaderWorkerSet {
+	o := &lwsv1.LeaderWorkerSet{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
+		Spec: lwsv1.LeaderWorkerSetSpec{
+			Replicas: ptr.To[int32](0),
+			// startupPolicy has no omitempty: the JSON of a Go object always has it.
+			StartupPolicy: lwsv1.LeaderCreatedStartupPolicy,
+			LeaderWorkerTemplate: lwsv1.LeaderWorkerTemplate{
+				WorkerTemplate:       *cc.Tpl.DeepCopy(),
+				VolumeClaimTemplates: append([]corev1.PersistentVolumeClaim(nil), cc.VCTs...),
+			},
+		},
+	}
+	if withLeader {
+		o.Spec.LeaderWorkerTemplate.LeaderTemplate = cc.Tpl.DeepCopy()
+	}
+	return o
 }
