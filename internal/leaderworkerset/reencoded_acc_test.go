@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	corev1 "k8s.io/api/core/v1"
@@ -78,6 +79,49 @@ func TestAccLeaderWorkerSet_webhookReencodedValues(t *testing.T) {
 				ExpectError: regexp.MustCompile(`(?s)volume_claim_templates\[0\]\.spec\.data_source\.api_group.*api_group`),
 			},
 			{Config: cfg(), PlanOnly: true}, // the destroy reads the last configuration
+		},
+	})
+}
+
+// TestAccLeaderWorkerSet_claimTemplateChangeReplaces: a changed volume claim template cannot be
+// carried out in place (the controller's StatefulSets refuse it: their volumeClaimTemplates are
+// immutable), so the plan shows a replacement, and the apply replaces the object; a change the
+// controller does not copy into its StatefulSets (a claim template's labels) stays in place.
+func TestAccLeaderWorkerSet_claimTemplateChangeReplaces(t *testing.T) {
+	runsBesideOthers(t)
+	acctest.FirstCLIOnly(t, "what the released controller does with a changed claim template")
+	name := "acc-vllm-claims"
+	lwsClient(t)
+	pc := acctest.ProviderConfig(t)
+	cfg := func(size string, labels map[string]string) string {
+		return pc + vllm(lwsfixture.VLLM(name, 0, 2, lwsfixture.SmallGPU, func(l *lwsv1.LeaderWorkerSet) {
+			l.Spec.LeaderWorkerTemplate.VolumeClaimTemplates = []corev1.PersistentVolumeClaim{{
+				Spec: corev1.PersistentVolumeClaimSpec{
+					AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
+					Resources:   corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceStorage: apiresource.MustParse(size)}},
+				}}}
+			l.Spec.LeaderWorkerTemplate.VolumeClaimTemplates[0].Name = "model-cache"
+			l.Spec.LeaderWorkerTemplate.VolumeClaimTemplates[0].Labels = labels
+		}))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             controllerCleanedUp(t, name),
+		Steps: []resource.TestStep{
+			{Config: cfg("100Gi", nil)},
+			{
+				Config: cfg("100Gi", map[string]string{"team": "inference"}),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
+				Config: cfg("200Gi", map[string]string{"team": "inference"}),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+			},
+			{Config: cfg("200Gi", map[string]string{"team": "inference"}), PlanOnly: true},
 		},
 	})
 }

@@ -60,3 +60,7 @@ var Diagnostics = diagnosticsSummary
 func AssertCompatible(planned, final tftypes.Value) []string {
 	return assertCompatible(planned, final, "")
 }
+
+// ProposedNew is the proposed new state Terraform sends with a plan of config over prior, for
+// a resource of schema block b.
+var ProposedNew = proposedNew

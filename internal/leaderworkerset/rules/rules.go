@@ -166,7 +166,7 @@ func buildNode() *k8sschema.Node {
 			lwt + "subGroupPolicy.subGroupSize":         "Required when `sub_group_policy` is set; at least 1 and at most `size`. Immutable: a change replaces the object.",
 			lwt + "leaderTemplate":                      "Optional: without it the leader uses the worker template. Validated at plan time as the API server validates it: in the LeaderWorkerSet (the CRD's list keys, the webhook) and in the StatefulSet created from it.",
 			lwt + "workerTemplate":                      "Required. Validated at plan time as the API server validates it: in the LeaderWorkerSet (the CRD's list keys, the webhook) and in the StatefulSet created from it.",
-			lwt + "volumeClaimTemplates":                "Not allowed with `group_identity = \"Hash\"`.",
+			lwt + "volumeClaimTemplates":                "Not allowed with `group_identity = \"Hash\"`. A change of a claim's name, access modes, storage class, volume mode or resources replaces the object (the StatefulSets the controller makes from it cannot change them); its other fields change in place.",
 			lwt + "leaderTemplate.metadata.annotations": restartedAtNote,
 			lwt + "workerTemplate.metadata.annotations": restartedAtNote,
 			"spec.startupPolicy":                        "One of `LeaderCreated` (default) or `LeaderReady`.",

@@ -7,10 +7,13 @@ import (
 	"strconv"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
 
 	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 )
@@ -48,6 +51,8 @@ var (
 	rollingUpdatePath  = specPath.Child("rolloutStrategy", "rollingUpdateConfiguration")
 	groupIdentityPath  = specPath.Child("groupIdentity")
 	schedulingPath     = specPath.Child("scheduling")
+
+	volumeClaimTemplatesPath = lwtPath.Child("volumeClaimTemplates")
 )
 
 // Validate returns every LeaderWorkerSet-level error the API server (CRD
@@ -376,10 +381,14 @@ func ValidateUpdate(newObj, oldObj *lwsv1.LeaderWorkerSet) field.ErrorList {
 
 // RequiresReplacement returns the paths whose change from oldObj to newObj
 // the server refuses as an update, so that Terraform must plan a replacement:
-// groupIdentity, spec.scheduling (added, removed or changed), subGroupSize
-// and adding or removing subGroupPolicy.
+// groupIdentity, spec.scheduling (added, removed or changed), subGroupSize,
+// adding or removing subGroupPolicy, and a change of the volume claim templates
+// that the controller cannot carry into its StatefulSets (claimTemplatesChanged).
 func RequiresReplacement(newObj, oldObj *lwsv1.LeaderWorkerSet) []*field.Path {
 	var paths []*field.Path
+	if claimTemplatesChanged(newObj.Spec.LeaderWorkerTemplate.VolumeClaimTemplates, oldObj.Spec.LeaderWorkerTemplate.VolumeClaimTemplates) {
+		paths = append(paths, volumeClaimTemplatesPath)
+	}
 	if normalizeGroupIdentity(newObj.Spec.GroupIdentity) != normalizeGroupIdentity(oldObj.Spec.GroupIdentity) {
 		paths = append(paths, groupIdentityPath)
 	}
@@ -397,7 +406,7 @@ func RequiresReplacement(newObj, oldObj *lwsv1.LeaderWorkerSet) []*field.Path {
 }
 
 // UnknownRequiresReplacement lists the immutable fields (see RequiresReplacement) whose value
-// is not known yet, at or under one of the unknown paths: they may change once known. A
+// is not known yet (for the volume claim templates, any value in them), at or under one of the unknown paths: they may change once known. A
 // subGroupSize that oldObj does not have yet may be set once in place, so an unknown one forces
 // nothing unless the whole policy is unknown.
 func UnknownRequiresReplacement(oldObj *lwsv1.LeaderWorkerSet, unknown []*field.Path) []*field.Path {
@@ -412,7 +421,7 @@ func UnknownRequiresReplacement(oldObj *lwsv1.LeaderWorkerSet, unknown []*field.
 		}
 		return false
 	}
-	for _, p := range []*field.Path{groupIdentityPath, schedulingPath} {
+	for _, p := range []*field.Path{groupIdentityPath, schedulingPath, volumeClaimTemplatesPath} {
 		if covers(p) {
 			paths = append(paths, p)
 		}
@@ -480,4 +489,44 @@ func equalStringPtr(a, b *string) bool {
 		return a == b
 	}
 	return *a == *b
+}
+
+// claimTemplatesChanged reports whether two lists of volume claim templates differ in what the
+// controller copies into the StatefulSets it applies for the groups: each claim's name, access
+// modes, storage class, volume mode and resources (sigs.k8s.io/lws@v0.9.0 and v0.10.0
+// pkg/utils/controller/controller_utils.go GetPVCApplyConfiguration, applied by
+// pkg/controllers/leaderworkerset_controller.go constructLeaderStatefulSetApplyConfiguration and
+// pod_controller.go constructWorkerStatefulSetApplyConfiguration). A StatefulSet's
+// volumeClaimTemplates are immutable (k8s.io/kubernetes@v1.37.2 pkg/apis/apps/validation
+// ValidateStatefulSetUpdate), so after an in-place update with such a change the controller
+// fails on every StatefulSet, and the groups never take the new revision. The other fields of a
+// claim template are not copied, and change in place. The server defaults an unset volume mode
+// to Filesystem, so the two are the same.
+func claimTemplatesChanged(newVCTs, oldVCTs []corev1.PersistentVolumeClaim) bool {
+	if len(newVCTs) != len(oldVCTs) {
+		return true
+	}
+	for i := range newVCTs {
+		if !equality.Semantic.DeepEqual(copiedClaim(&newVCTs[i]), copiedClaim(&oldVCTs[i])) {
+			return true
+		}
+	}
+	return false
+}
+
+// copiedClaim is what the controller copies of a claim template into its StatefulSets.
+func copiedClaim(c *corev1.PersistentVolumeClaim) corev1.PersistentVolumeClaim {
+	mode := c.Spec.VolumeMode
+	if mode == nil {
+		mode = ptr.To(corev1.PersistentVolumeFilesystem)
+	}
+	return corev1.PersistentVolumeClaim{
+		ObjectMeta: metav1.ObjectMeta{Name: c.Name},
+		Spec: corev1.PersistentVolumeClaimSpec{
+			AccessModes:      c.Spec.AccessModes,
+			StorageClassName: c.Spec.StorageClassName,
+			VolumeMode:       mode,
+			Resources:        corev1.VolumeResourceRequirements{Requests: c.Spec.Resources.Requests, Limits: c.Spec.Resources.Limits},
+		},
+	}
 }

@@ -765,6 +765,23 @@ func TestValidateUpdate(t *testing.T) {
 	}
 }
 
+// withClaim gives the object one volume claim template (100Gi), changed by fn.
+func withClaim(fn func(*corev1.PersistentVolumeClaim)) func(*lwsv1.LeaderWorkerSet) {
+	return func(o *lwsv1.LeaderWorkerSet) {
+		c := corev1.PersistentVolumeClaim{
+			ObjectMeta: metav1.ObjectMeta{Name: "model-cache"},
+			Spec: corev1.PersistentVolumeClaimSpec{AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
+				Resources: corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("100Gi")}}},
+		}
+		if fn != nil {
+			fn(&c)
+		}
+		o.Spec.LeaderWorkerTemplate.VolumeClaimTemplates = []corev1.PersistentVolumeClaim{c}
+	}
+}
+
+const pVCTs = "spec.leaderWorkerTemplate.volumeClaimTemplates"
+
 func TestRequiresReplacement(t *testing.T) {
 	withSubGroup := func(o *lwsv1.LeaderWorkerSet) {
 		o.Spec.LeaderWorkerTemplate.SubGroupPolicy = &lwsv1.SubGroupPolicy{SubGroupSize: ptr.To[int32](2)}
@@ -812,6 +829,24 @@ func TestRequiresReplacement(t *testing.T) {
 			withSubGroup(o)
 			o.Spec.LeaderWorkerTemplate.SubGroupPolicy.Type = ptr.To(lwsv1.SubGroupPolicyTypeLeaderExcluded)
 		}},
+		{name: "claim template added", new: withClaim(nil), wantPaths: []string{pVCTs}},
+		{name: "claim template removed", old: withClaim(nil), wantPaths: []string{pVCTs}},
+		{name: "claim template storage request changed", old: withClaim(nil), new: withClaim(func(c *corev1.PersistentVolumeClaim) {
+			c.Spec.Resources.Requests[corev1.ResourceStorage] = resource.MustParse("200Gi")
+		}), wantPaths: []string{pVCTs}},
+		{name: "claim template storage class set", old: withClaim(nil), new: withClaim(func(c *corev1.PersistentVolumeClaim) {
+			c.Spec.StorageClassName = ptr.To("fast")
+		}), wantPaths: []string{pVCTs}},
+		{name: "claim template volume mode Filesystem written out", old: withClaim(nil), new: withClaim(func(c *corev1.PersistentVolumeClaim) {
+			c.Spec.VolumeMode = ptr.To(corev1.PersistentVolumeFilesystem)
+		})},
+		{name: "claim template request respelled", old: withClaim(nil), new: withClaim(func(c *corev1.PersistentVolumeClaim) {
+			c.Spec.Resources.Requests[corev1.ResourceStorage] = resource.MustParse("102400Mi")
+		})},
+		{name: "claim template fields the controller does not copy", old: withClaim(nil), new: withClaim(func(c *corev1.PersistentVolumeClaim) {
+			c.Labels = map[string]string{"team": "inference"}
+			c.Spec.DataSource = &corev1.TypedLocalObjectReference{APIGroup: ptr.To(""), Kind: "PersistentVolumeClaim", Name: "seed"}
+		})},
 		{name: "several at once", new: func(o *lwsv1.LeaderWorkerSet) {
 			o.Spec.GroupIdentity = lwsv1.GroupIdentityHash
 			o.Spec.Scheduling = &lwsv1.LeaderWorkerSetSchedulingConfiguration{}
@@ -852,7 +887,8 @@ func TestUnknownRequiresReplacement(t *testing.T) {
 	}{
 		{baseLWS(), []string{"spec.replicas", "spec.leaderWorkerTemplate.workerTemplate"}, nil},
 		{baseLWS(), []string{"spec.groupIdentity"}, []string{pGroupIdentity}},
-		{baseLWS(), []string{"spec"}, []string{pGroupIdentity, pScheduling, "spec.leaderWorkerTemplate.subGroupPolicy"}},
+		{baseLWS(), []string{"spec"}, []string{pGroupIdentity, pScheduling, pVCTs, "spec.leaderWorkerTemplate.subGroupPolicy"}},
+		{baseLWS(), []string{pVCTs + "[0].spec.storageClassName"}, []string{pVCTs}},
 		{baseLWS(), []string{"spec.scheduling.replica.schedulingPolicy"}, []string{pScheduling}},
 		{baseLWS(), []string{"spec.leaderWorkerTemplate.subGroupPolicy"}, []string{"spec.leaderWorkerTemplate.subGroupPolicy"}},
 		{withSize, []string{pSubGroupSize}, []string{pSubGroupSize}},
