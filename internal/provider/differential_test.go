@@ -157,7 +157,11 @@ func (d differ) state(obj runtime.Object) tftypes.Value {
 
 // userConfig is obj as a user writes it: what obj sets and nothing the server defaults.
 func (d differ) userConfig(name string, obj runtime.Object) tftypes.Value {
-	attrs := objectAttrsOf(k8sschema.Encode(d.kind.Node(), obj))
+	var written any
+	if raw, err := json.Marshal(obj); err == nil {
+		_ = json.Unmarshal(raw, &written)
+	}
+	attrs := objectAttrsOf(withWrittenZeros(d.kind.Node(), k8sschema.Encode(d.kind.Node(), obj), written))
 	m, _ := metaAccessor(obj)
 	id := m.GetName()
 	if d.kind.Namespaced {
@@ -428,4 +432,57 @@ func differentialCorpora() map[string][]runtime.Object {
 			}),
 		},
 	}
+}
+
+// withWrittenZeros sets in v, node n's value as Encode gives it, each number 0 and each false
+// that the object's JSON (written) has: Encode reads a zero as unset, while a field the JSON
+// writes out is one the user sets (a preStop sleep of `seconds = 0`).
+func withWrittenZeros(n *k8sschema.Node, v tftypes.Value, written any) tftypes.Value {
+	if written == nil || !v.IsKnown() {
+		return v
+	}
+	switch n.Kind {
+	case k8sschema.KindInt, k8sschema.KindFloat:
+		if f, ok := written.(float64); ok && f == 0 && v.IsNull() {
+			return tftypes.NewValue(n.TFType(), new(big.Float))
+		}
+	case k8sschema.KindBool:
+		if b, ok := written.(bool); ok && !b && v.IsNull() {
+			return tftypes.NewValue(n.TFType(), false)
+		}
+	case k8sschema.KindObject:
+		m, ok := written.(map[string]any)
+		if !ok || v.IsNull() {
+			return v
+		}
+		var attrs map[string]tftypes.Value
+		_ = v.As(&attrs)
+		for _, f := range n.Fields {
+			if jv, ok := m[f.JSONName]; ok {
+				attrs[f.TFName] = withWrittenZeros(f, attrs[f.TFName], jv)
+			}
+		}
+		return tftypes.NewValue(v.Type(), attrs)
+	case k8sschema.KindList:
+		l, ok := written.([]any)
+		var elems []tftypes.Value
+		if !ok || v.IsNull() || v.As(&elems) != nil || len(elems) != len(l) {
+			return v
+		}
+		for i := range elems {
+			elems[i] = withWrittenZeros(n.Elem, elems[i], l[i])
+		}
+		return tftypes.NewValue(v.Type(), elems)
+	case k8sschema.KindMap:
+		m, ok := written.(map[string]any)
+		var elems map[string]tftypes.Value
+		if !ok || v.IsNull() || v.As(&elems) != nil {
+			return v
+		}
+		for k, e := range elems {
+			elems[k] = withWrittenZeros(n.Elem, e, m[k])
+		}
+		return tftypes.NewValue(v.Type(), elems)
+	}
+	return v
 }
