@@ -53,31 +53,7 @@ const planApplyWorkers = 4
 // combinations.
 func TestAccPlanMatchesApply_podTemplates(t *testing.T) {
 	acctest.SkipAfterFirstCLI(t)
-	c := acctest.Cluster(t)
-	ctx := context.Background()
-	fast := provider.NewServer("test")()
-	sch, err := fast.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	configureProvider(t, fast, sch, c.KubeconfigPath())
-	identities, err := fast.GetResourceIdentitySchemas(ctx, &tfprotov6.GetResourceIdentitySchemasRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lifecycleOf := func(kind string) (lifecycle, *tfprotov6.SchemaBlock) {
-		typeName := provider.TypeName + "_" + kind
-		typ := sch.ResourceSchemas[typeName].ValueType().(tftypes.Object)
-		for _, k := range provider.Kinds {
-			if k.TypeName == kind {
-				return lifecycle{t: t, ctx: ctx, typeName: typeName, typ: typ, kind: k,
-					identity: identities.IdentitySchemas[typeName].ValueType(),
-					differ:   provider.NewDiffer(t, fast, typeName, typ, k)}, sch.ResourceSchemas[typeName].Block
-			}
-		}
-		t.Fatalf("no kind %s", kind)
-		return lifecycle{}, nil
-	}
+	fast, lifecycleOf := planApplyServer(t)
 
 	// The templates a LeaderWorkerSet may have: TestAccLeaderWorkerSet_templateParity shows that
 	// the provider's verdict on them is the server's.
@@ -138,6 +114,36 @@ func TestAccPlanMatchesApply_podTemplates(t *testing.T) {
 		ds.planApplyPlan(fast, dsBlock, disaggregatedSetWith(t, name, at(i), at(i+1)), disaggregatedSetWith(t, name, at(i+1), at(i+2)),
 			at(i).Name+" + "+at(i+1).Name+" then the next")
 	})
+}
+
+// planApplyServer is the provider's server configured for the test cluster, and the lifecycle
+// of each kind (by type name without the provider's prefix) with its schema block.
+func planApplyServer(t *testing.T) (tfprotov6.ProviderServer, func(kind string) (lifecycle, *tfprotov6.SchemaBlock)) {
+	c := acctest.Cluster(t)
+	ctx := context.Background()
+	fast := provider.NewServer("test")()
+	sch, err := fast.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	configureProvider(t, fast, sch, c.KubeconfigPath())
+	identities, err := fast.GetResourceIdentitySchemas(ctx, &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fast, func(kind string) (lifecycle, *tfprotov6.SchemaBlock) {
+		typeName := provider.TypeName + "_" + kind
+		typ := sch.ResourceSchemas[typeName].ValueType().(tftypes.Object)
+		for _, k := range provider.Kinds {
+			if k.TypeName == kind {
+				return lifecycle{t: t, ctx: ctx, typeName: typeName, typ: typ, kind: k,
+					identity: identities.IdentitySchemas[typeName].ValueType(),
+					differ:   provider.NewDiffer(t, fast, typeName, typ, k)}, sch.ResourceSchemas[typeName].Block
+			}
+		}
+		t.Fatalf("no kind %s", kind)
+		return lifecycle{}, nil
+	}
 }
 
 // forEachCase runs fn for each case, planApplyWorkers at a time, as Terraform's parallelism
@@ -255,28 +261,8 @@ func (l lifecycle) planApplyPlan(s tfprotov6.ProviderServer, block *tfprotov6.Sc
 // plan no change.
 func TestAccPlanMatchesApply_leaderWorkerSetSpecs(t *testing.T) {
 	acctest.SkipAfterFirstCLI(t)
-	c := acctest.Cluster(t)
-	ctx := context.Background()
-	fast := provider.NewServer("test")()
-	sch, err := fast.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	configureProvider(t, fast, sch, c.KubeconfigPath())
-	identities, err := fast.GetResourceIdentitySchemas(ctx, &tfprotov6.GetResourceIdentitySchemasRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	typeName := provider.TypeName + "_leaderworkerset"
-	typ := sch.ResourceSchemas[typeName].ValueType().(tftypes.Object)
-	var l lifecycle
-	for _, k := range provider.Kinds {
-		if k.TypeName == "leaderworkerset" {
-			l = lifecycle{t: t, ctx: ctx, typeName: typeName, typ: typ, kind: k,
-				identity: identities.IdentitySchemas[typeName].ValueType(),
-				differ:   provider.NewDiffer(t, fast, typeName, typ, k)}
-		}
-	}
+	fast, lifecycleOf := planApplyServer(t)
+	l, block := lifecycleOf("leaderworkerset")
 	rollout := func(cfg *lwsv1.RollingUpdateConfiguration, typ lwsv1.RolloutStrategyType) lwsfixture.Option {
 		return func(o *lwsv1.LeaderWorkerSet) {
 			o.Spec.RolloutStrategy = lwsv1.RolloutStrategy{Type: typ, RollingUpdateConfiguration: cfg}
@@ -324,7 +310,6 @@ func TestAccPlanMatchesApply_leaderWorkerSetSpecs(t *testing.T) {
 			o.Annotations = map[string]string{"example.com/note": ""}
 		}},
 	}
-	block := sch.ResourceSchemas[typeName].Block
 	start := time.Now()
 	for i, v := range variants {
 		next := variants[(i+1)%len(variants)]
