@@ -1,8 +1,6 @@
 package podtemplate_test
 
 import (
-	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -30,26 +28,8 @@ func TestAccParityCombinationsWithAPIServer(t *testing.T) {
 	seed := uint64(acctest.ParitySeed(t, 20261207))
 	corpus := podtemplatecorpus.Combinations(seed, acctest.EnvInt(t, "KUBEINFER_PARITY_CASES", 3000))
 
-	verdicts := make([]serverVerdict, len(corpus))
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
 	start := time.Now()
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < parityWorkers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				verdicts[i] = dryRunCreate(ctx, cs, statefulSetFor(i, corpus[i]))
-			}
-		}()
-	}
-	for i := range corpus {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
+	verdicts := serverVerdicts(cs, corpus)
 
 	var nValid, nAgree int
 	for i, cc := range corpus {

@@ -77,6 +77,30 @@ func dryRunCreate(ctx context.Context, cs kubernetes.Interface, sts *appsv1.Stat
 	return v
 }
 
+// serverVerdicts dry-run creates a StatefulSet for each case, parityWorkers at a time.
+func serverVerdicts(cs kubernetes.Interface, corpus []*podtemplatecorpus.Case) []serverVerdict {
+	verdicts := make([]serverVerdict, len(corpus))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < parityWorkers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				verdicts[i] = dryRunCreate(ctx, cs, statefulSetFor(i, corpus[i]))
+			}
+		}()
+	}
+	for i := range corpus {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return verdicts
+}
+
 func uniqSorted(in []string) []string {
 	set := map[string]bool{}
 	for _, s := range in {
@@ -153,26 +177,8 @@ func TestAccParityWithAPIServer(t *testing.T) {
 	}
 
 	corpus := podtemplatecorpus.Build()
-	verdicts := make([]serverVerdict, len(corpus))
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
 	start := time.Now()
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < parityWorkers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				verdicts[i] = dryRunCreate(ctx, cs, statefulSetFor(i, corpus[i]))
-			}
-		}()
-	}
-	for i := range corpus {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
+	verdicts := serverVerdicts(cs, corpus)
 	elapsed := time.Since(start)
 
 	var (
