@@ -239,6 +239,9 @@ func (l lifecycle) planApplyPlan(s tfprotov6.ProviderServer, block *tfprotov6.Sc
 			t.Errorf("%s: %s: plan: %s", name, step.what, p.summary)
 			return
 		}
+		if !state.IsNull() && l.value(p.state).Equal(state) {
+			continue // nothing to change: Terraform does not call the apply
+		}
 		st, pr, idn, applied := l.apply(s, config, state, p, keep, "apply "+step.what+" of "+name)
 		if !applied {
 			t.Errorf("%s: %s: the apply failed: %s", name, step.what, applyResponse)
