@@ -135,7 +135,9 @@ func mergeLabels(user, generated map[string]string) map[string]string {
 var nameLimit = regexp.MustCompile(`use a name of at most (\d+) characters`)
 
 // validateRoleLeaderWorkerSet runs the LeaderWorkerSet rules (the LWS webhook's defaults, then
-// lwsrules.ValidateAll) on the LeaderWorkerSet the controller creates for role i, and
+// lwsrules.ValidateAllScaledOnly: the controller only creates and scales a role's LeaderWorkerSet,
+// so it never has the surge groups of the LeaderWorkerSet controller's rolling updates) on the
+// LeaderWorkerSet the controller creates for role i, and
 // reports each error at the DisaggregatedSet field it comes from: the role's spec and metadata,
 // or the set's metadata.name for the derived name. Errors on the generated labels are left
 // out: each generated value is a part of the derived name, whose error says it all.
@@ -159,7 +161,7 @@ func validateRoleLeaderWorkerSetAs(ds *disaggv1.DisaggregatedSet, i int, newer b
 		generated[k], generated[v] = true, true
 	}
 	var errs field.ErrorList
-	for _, e := range lwsrules.ValidateAll(lws) {
+	for _, e := range lwsrules.ValidateAllScaledOnly(lws) {
 		if strings.HasSuffix(e.Field, ".labels") || strings.Contains(e.Field, ".labels[") {
 			if s, ok := e.BadValue.(string); ok && generated[s] {
 				continue
@@ -208,7 +210,7 @@ func roleNameWarnings(ds *disaggv1.DisaggregatedSet, i int, newer bool) []string
 	}
 	lwsrules.SetDefaults(lws)
 	var out []string
-	for _, w := range lwsrules.RuntimeNameWarnings(lws) {
+	for _, w := range lwsrules.ScaledOnlyRuntimeNameWarnings(lws) {
 		out = append(out, roleNameDetail(ds, lws, ds.Spec.Roles[i].Name, newer, "may not come up: "+w.Detail))
 	}
 	return out

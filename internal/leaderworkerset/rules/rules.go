@@ -179,7 +179,7 @@ func buildNode() *k8sschema.Node {
 		},
 		Descriptions: map[string]string{
 			"metadata":                    "Standard object metadata.",
-			"metadata.name":               "Name of the LeaderWorkerSet, a DNS-1035 label (lowercase letters, digits and `-`, starting with a letter). It names the headless Service, the StatefulSets and the pods, so it must leave room for the group and pod indices within 63 characters. Changing it replaces the object.",
+			"metadata.name":               "Name of the LeaderWorkerSet, a DNS-1035 label (lowercase letters, digits and `-`, starting with a letter). It names the headless Service, the StatefulSets and the pods, so it must leave room for the group and pod indices within 63 characters, the surge groups of a rolling update included (`replicas + max_surge - 1` is the highest group index). Changing it replaces the object.",
 			"metadata.namespace":          "Namespace of the LeaderWorkerSet. Defaults to `default`. Changing it replaces the object.",
 			"metadata.labels":             "Labels of the LeaderWorkerSet. Labels added by others are not reported as drift.",
 			"metadata.annotations":        "Annotations of the LeaderWorkerSet. Annotations added by others are not reported as drift.",

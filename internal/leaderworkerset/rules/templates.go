@@ -23,8 +23,20 @@ import (
 // ValidateAll checks a defaulted LeaderWorkerSet with every rule that rejects it or its groups:
 // the webhook rules (released and newer fields), object metadata, the CRD's list-map keys in the
 // pod templates, the nulls the webhook writes, the pod template rules the API server applies to
-// the StatefulSets the controller creates, and the runtime name limits.
+// the StatefulSets the controller creates, and the runtime name limits, with the surge groups
+// of its rolling updates.
 func ValidateAll(obj *lwsv1.LeaderWorkerSet) field.ErrorList {
+	return validateAll(obj, false)
+}
+
+// ValidateAllScaledOnly is ValidateAll for a LeaderWorkerSet another kind's controller creates
+// and then only scales (a DisaggregatedSet role's): its revision never changes, so it never
+// has the surge groups of a rolling update (runtimeNamesOfObject).
+func ValidateAllScaledOnly(obj *lwsv1.LeaderWorkerSet) field.ErrorList {
+	return validateAll(obj, true)
+}
+
+func validateAll(obj *lwsv1.LeaderWorkerSet, scaledOnly bool) field.ErrorList {
 	errs := Validate(obj)
 	errs = append(errs, metav1validation.ValidateLabels(obj.Labels, metadataPath.Child("labels"))...)
 	errs = append(errs, apivalidation.ValidateAnnotations(obj.Annotations, metadataPath.Child("annotations"))...)
@@ -44,7 +56,7 @@ func ValidateAll(obj *lwsv1.LeaderWorkerSet) field.ErrorList {
 	errs = append(errs, validateWebhookNulls(lwt)...)
 	errs = append(errs, podtemplate.ValidateVolumeClaimTemplates(lwt.VolumeClaimTemplates, lwtPath.Child("volumeClaimTemplates"))...)
 	errs = append(errs, podtemplate.ValidatePersistentVolumeClaimRetentionPolicy(lwt.PersistentVolumeClaimRetentionPolicy, lwtPath.Child("persistentVolumeClaimRetentionPolicy"))...)
-	errs = append(errs, validateRuntimeNames(obj)...)
+	errs = append(errs, validateRuntimeNamesAs(obj, scaledOnly)...)
 	return errs
 }
 
@@ -60,22 +72,33 @@ const (
 
 // runtimeNames are the lengths of the names and label values the controller derives from a
 // LeaderWorkerSet's name, for its spec (sigs.k8s.io/lws v0.9.0 pkg/controllers: the leader
-// StatefulSet is "<name>" with pods "<name>-<group>"; only when size > 1, the worker StatefulSet
-// of each group is "<name>-<group>" with pods "<name>-<group>-<worker>").
+// StatefulSet is "<name>" with pods "<name>-<group>" (constructLeaderStatefulSetApplyConfiguration);
+// only when size > 1, the worker StatefulSet of each group is named after its leader pod,
+// "<name>-<group>", with pods "<name>-<group>-<worker>" (constructWorkerStatefulSetApplyConfiguration,
+// pod_controller.go)).
+//
+// The groups are those of the leader StatefulSet's replicas, which a rolling update raises to
+// spec.replicas plus the surge (burstReplicas in rollingUpdateParameters, leaderworkerset_controller.go,
+// v0.9.0 and v0.10.0): the surge groups replicas..replicas+surge-1 get the same names, and the
+// first of them can need one more digit than any group of spec.replicas.
 type runtimeNames struct {
 	replicas, size int32
+	surge          int32 // the surge groups a rolling update adds (scaledMaxSurge)
 	// longestFixed is the longest pod name (the statefulset.kubernetes.io/pod-name label), and
 	// longestPrefix the longest StatefulSet name whose revision label adds "-<hash>".
 	longestFixed, longestPrefix int
 	what                        string // the StatefulSets whose revision label is longest, for messages
 }
 
-func runtimeNamesOf(name string, replicas, size int32, hashedGroups bool) runtimeNames {
-	groupDigits := len(strconv.Itoa(int(max(replicas-1, 0))))
-	if hashedGroups {
-		groupDigits = revisionHashLength // hash-suffixed group names
-	}
+// runtimeNamesOf is the runtime names of a LeaderWorkerSet named name with replicas groups of
+// size pods, whose rolling updates add surge groups.
+func runtimeNamesOf(name string, replicas, size, surge int32, hashedGroups bool) runtimeNames {
 	r := runtimeNames{replicas: replicas, size: size, what: "the leader StatefulSet's"}
+	groupDigits := revisionHashLength // hash-suffixed group names, whatever their count
+	if !hashedGroups {
+		r.surge = max(surge, 0)
+		groupDigits = len(strconv.Itoa(int(max(r.lastGroup(), 0))))
+	}
 	r.longestFixed = len(name) + 1 + groupDigits
 	r.longestPrefix = len(name)
 	if size > 1 {
@@ -87,60 +110,152 @@ func runtimeNamesOf(name string, replicas, size int32, hashedGroups bool) runtim
 	return r
 }
 
+// lastGroup is the highest group index the controller creates, a surge group's in a rolling update.
+func (r runtimeNames) lastGroup() int32 { return r.replicas + r.surge - 1 }
+
+// firstLongGroup is the first group index with more digits than every group of spec.replicas.
+func (r runtimeNames) firstLongGroup() int32 {
+	g := int32(10)
+	for g <= max(r.replicas-1, 0) {
+		g *= 10
+	}
+	return g
+}
+
+// surgeDecides says whether the surge groups need more digits than the groups of spec.replicas:
+// then the names fit spec.replicas and not the rolling update.
+func (r runtimeNames) surgeDecides() bool {
+	return r.surge > 0 && r.lastGroup() >= r.firstLongGroup()
+}
+
 // longest is the longest derived value with a revision hash of hashLength characters.
 func (r runtimeNames) longest(hashLength int) int {
 	return max(r.longestFixed, r.longestPrefix+1+hashLength)
 }
 
-// groupsOf spells "2 groups of 1 pod".
-func (r runtimeNames) groupsOf() string {
-	return fmt.Sprintf("%d groups of %d pod%s", r.replicas, r.size, map[bool]string{true: "s"}[r.size != 1])
+// groupsOf spells "2 groups of 1 pod", and the surge groups when they decide: "10 groups of 2
+// pods and, during a rolling update, surge group 10 (max_surge = 1)".
+func (r runtimeNames) groupsOf(maxSurge string) string {
+	s := fmt.Sprintf("%d groups of %d pod%s", r.replicas, r.size, map[bool]string{true: "s"}[r.size != 1])
+	if r.surgeDecides() {
+		s += fmt.Sprintf(" and, during a rolling update, surge %s (%s = %s)", GroupRange(r.replicas, r.lastGroup()), maxSurgeAttribute, maxSurge)
+	}
+	return s
+}
+
+// maxSurgeAttribute is the attribute that adds the surge groups, for messages.
+const maxSurgeAttribute = "spec.rollout_strategy.rolling_update_configuration.max_surge"
+
+// fix is the end of a message on a name too long: the longest name that fits, and, when only
+// the surge groups do not fit, the surge that keeps their indices as short as the others'
+// (none when replicas is a power of ten).
+func (r runtimeNames) fix(name string, longest int) string {
+	s := fmt.Sprintf("use a name of at most %d characters", len(name)-(longest-63))
+	if r.surgeDecides() {
+		s += fmt.Sprintf(", or a %s of at most %d surge groups", maxSurgeAttribute, r.firstLongGroup()-r.replicas)
+	}
+	return s
+}
+
+// rollingUpdate are the runtime names of a LeaderWorkerSet the LeaderWorkerSet controller rolls
+// (its own: a template change makes a rolling update, with surge groups); scaledOnly, of one
+// whose revision never changes after its creation (a DisaggregatedSet role's: that controller
+// creates a LeaderWorkerSet per revision and then only scales it, LeaderWorkerSetManager.Create
+// and Scale in pkg/controllers/disaggregatedset/lws_manager.go, v0.9.0 and v0.10.0, and
+// computeNextNewReplicas in planner.go, v0.10.0, never scales it above the role's replicas),
+// which never has surge groups.
+func runtimeNamesOfObject(obj *lwsv1.LeaderWorkerSet, scaledOnly bool) runtimeNames {
+	surge := int32(0)
+	if !scaledOnly {
+		surge = int32(scaledMaxSurge(obj))
+	}
+	return runtimeNamesOf(obj.Name, ptr.Deref(obj.Spec.Replicas, 1), ptr.Deref(obj.Spec.LeaderWorkerTemplate.Size, 1), surge,
+		obj.Spec.GroupIdentity == lwsv1.GroupIdentityHash)
+}
+
+// maxSurgeString is max_surge as written, for messages.
+func maxSurgeString(obj *lwsv1.LeaderWorkerSet) string {
+	if ru := obj.Spec.RolloutStrategy.RollingUpdateConfiguration; ru != nil {
+		return ru.MaxSurge.String()
+	}
+	return "0"
 }
 
 // validateRuntimeNames rejects a name that leaves no room for the names and labels the
 // controller derives from it (63 characters for a label value): the webhook accepts such a name
-// and then no group ever comes up. A name that fits only when the template's revision hash is
-// shorter than 10 characters is left to runtimeNameWarnings.
+// and then no group ever comes up, or, when only the surge groups of a rolling update do not
+// fit, the next rolling update stalls on its first surge group. A name that fits only when the
+// template's revision hash is shorter than 10 characters is left to runtimeNameWarnings.
 func validateRuntimeNames(obj *lwsv1.LeaderWorkerSet) field.ErrorList {
+	return validateRuntimeNamesAs(obj, false)
+}
+
+// validateRuntimeNamesAs is validateRuntimeNames, without surge groups when scaledOnly.
+func validateRuntimeNamesAs(obj *lwsv1.LeaderWorkerSet, scaledOnly bool) field.ErrorList {
 	name := obj.Name
 	if name == "" || obj.Spec.Replicas == nil || obj.Spec.LeaderWorkerTemplate.Size == nil {
 		return nil
 	}
-	r := runtimeNamesOf(name, *obj.Spec.Replicas, *obj.Spec.LeaderWorkerTemplate.Size, obj.Spec.GroupIdentity == lwsv1.GroupIdentityHash)
+	r := runtimeNamesOfObject(obj, scaledOnly)
 	if r.longest(minRevisionHashLength) <= 63 {
 		return nil
 	}
 	longest := r.longest(revisionHashLength)
+	if r.surgeDecides() {
+		if plain := runtimeNamesOfObject(obj, true); plain.longest(minRevisionHashLength) <= 63 {
+			return field.ErrorList{field.Invalid(metadataPath.Child("name"), name, fmt.Sprintf(
+				"too long for the surge groups of a rolling update: the groups of spec.replicas fit, but with %s "+
+					"the surge group %d's worker StatefulSet's controller-revision-hash label and pod names reach %d characters, "+
+					"over the 63 allowed for label values, so that group's pods would never be created and the next rolling update "+
+					"(any change of the template) would stall; %s",
+				r.groupsOf(maxSurgeString(obj)), r.firstLongGroup(), longest, r.fix(name, longest)))}
+		}
+	}
 	return field.ErrorList{field.Invalid(metadataPath.Child("name"), name, fmt.Sprintf(
 		"too long for the objects the controller creates: with %s %s controller-revision-hash label and pod names "+
-			"reach %d characters, over the 63 allowed for label values, so pods would never be created; use a name of at most %d characters",
-		r.groupsOf(), r.what, longest, len(name)-(longest-63)))}
+			"reach %d characters, over the 63 allowed for label values, so pods would never be created; %s",
+		r.groupsOf(maxSurgeString(obj)), r.what, longest, r.fix(name, longest)))}
 }
 
 // runtimeNameWarnings warns about a name whose groups come up only if the StatefulSet
 // controller's revision hash of the template is shorter than 10 characters.
 func runtimeNameWarnings(obj *lwsv1.LeaderWorkerSet) []kindrules.Warning {
+	return runtimeNameWarningsAs(obj, false)
+}
+
+// runtimeNameWarningsAs is runtimeNameWarnings, without surge groups when scaledOnly.
+func runtimeNameWarningsAs(obj *lwsv1.LeaderWorkerSet, scaledOnly bool) []kindrules.Warning {
 	if obj.Name == "" {
 		return nil
 	}
-	r := runtimeNamesOf(obj.Name, ptr.Deref(obj.Spec.Replicas, 1), ptr.Deref(obj.Spec.LeaderWorkerTemplate.Size, 1), obj.Spec.GroupIdentity == lwsv1.GroupIdentityHash)
+	r := runtimeNamesOfObject(obj, scaledOnly)
 	longest := r.longest(revisionHashLength)
 	if longest <= 63 || r.longest(minRevisionHashLength) > 63 {
 		return nil // always fits, or rejected by validateRuntimeNames
 	}
 	fits := 63 - r.longestPrefix - 1
+	what := r.what
+	if r.surgeDecides() && runtimeNamesOfObject(obj, true).longest(revisionHashLength) <= 63 {
+		what = fmt.Sprintf("the surge group %d's worker StatefulSet's", r.firstLongGroup())
+	}
 	return []kindrules.Warning{{Path: metadataPath.Child("name"), Summary: "Name may be too long for the controller's objects",
 		Detail: fmt.Sprintf("with %s, %s controller-revision-hash label is %d characters plus the revision hash the StatefulSet "+
 			"controller computes from the template (8 to 10 characters; 10 for most templates). It fits the 63 allowed for a "+
 			"label value only with a hash of at most %d characters: otherwise the StatefulSet's pods are never created and "+
-			"the apply fails on the StatefulSet's FailedCreate event; use a name of at most %d characters to be sure",
-			r.groupsOf(), r.what, r.longestPrefix+1, fits, len(obj.Name)-(longest-63))}}
+			"the apply fails on the StatefulSet's FailedCreate event; %s to be sure",
+			r.groupsOf(maxSurgeString(obj)), what, r.longestPrefix+1, fits, r.fix(obj.Name, longest))}}
 }
 
-// RuntimeNameWarnings is runtimeNameWarnings for a LeaderWorkerSet another kind's controller
-// creates (a DisaggregatedSet role's).
+// RuntimeNameWarnings is runtimeNameWarnings: the warnings of a LeaderWorkerSet's name, its
+// rolling updates' surge groups included.
 func RuntimeNameWarnings(obj *lwsv1.LeaderWorkerSet) []kindrules.Warning {
 	return runtimeNameWarnings(obj)
+}
+
+// ScaledOnlyRuntimeNameWarnings is runtimeNameWarnings for a LeaderWorkerSet another kind's
+// controller creates and then only scales (a DisaggregatedSet role's): no surge groups.
+func ScaledOnlyRuntimeNameWarnings(obj *lwsv1.LeaderWorkerSet) []kindrules.Warning {
+	return runtimeNameWarningsAs(obj, true)
 }
 
 // secretLikeEnv matches env var names that usually hold credentials.
