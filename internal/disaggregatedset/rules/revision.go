@@ -36,7 +36,8 @@ const revisionLength = 8
 // hashed: not replicas, scaling, slices, placementPolicy (v0.10.0 injects its affinity into the
 // LeaderWorkerSets it creates, after hashing), rolloutStrategy, startupPolicy, networkConfig or
 // the role's metadata. The LeaderWorkerTemplate type is the same in both versions, and so its
-// JSON (built with k8s.io/api v0.36.2 and v0.36.3, whose JSON tags agree).
+// JSON (built with k8s.io/api v0.36.2 and v0.36.3, whose JSON fields and tags agree; the
+// fields k8s.io/api v0.37 adds are left out, storedTemplate).
 func ComputeRevision(roles []disaggv1.DisaggregatedRoleSpec) string {
 	type roleTemplate struct {
 		Name     string                     `json:"name"`
@@ -54,13 +55,17 @@ func ComputeRevision(roles []disaggv1.DisaggregatedRoleSpec) string {
 	return hex.EncodeToString(sum[:])[:revisionLength]
 }
 
-// storedTemplate is a copy of lwt with the DisaggregatedSet CRD's structural defaults that the
+// storedTemplate is a copy of lwt as the controller decodes and hashes it: without the fields
+// its k8s.io/api v0.36 types lack (lwsrules.DropNewerCoreFields: this provider's are v0.37's,
+// and a field only they have would change the revision at plan and never in the controller),
+// and with the DisaggregatedSet CRD's structural defaults that the
 // server writes into a role's leaderWorkerTemplate when they are unset
 // (config/crd/bases/disaggregatedset.x-k8s.io_disaggregatedsets.yaml, v0.9.0 and v0.10.0): size,
 // restartPolicy, subGroupPolicy.subGroupPolicyType, and inside the pod templates the defaults of
 // lwsrules.TemplateDefaults. A stored or planned template has them already: unchanged.
 func storedTemplate(lwt lwsv1.LeaderWorkerTemplate) lwsv1.LeaderWorkerTemplate {
 	out := *lwt.DeepCopy()
+	lwsrules.DropNewerCoreFields(&out)
 	if out.Size == nil {
 		out.Size = ptr.To[int32](1)
 	}

@@ -39,7 +39,8 @@ var revisionPaths = []string{"spec.networkConfig", "spec.leaderWorkerTemplate"}
 
 // revisionFields returns the JSON form of the fields the revision covers. As getPatch does, a
 // missing networkConfig counts as subdomainPolicy Shared; a restartPolicy "Default" counts as
-// "None", the value the webhook stores for it.
+// "None", the value the webhook stores for it; fields the controller's types lack are left
+// out (DropNewerCoreFields).
 func revisionFields(lws *lwsv1.LeaderWorkerSet) (networkConfig, template any) {
 	nc := lws.Spec.NetworkConfig
 	if nc == nil || nc.SubdomainPolicy == nil {
@@ -47,6 +48,7 @@ func revisionFields(lws *lwsv1.LeaderWorkerSet) (networkConfig, template any) {
 		nc = &lwsv1.NetworkConfig{SubdomainPolicy: &shared}
 	}
 	lwt := lws.Spec.LeaderWorkerTemplate.DeepCopy()
+	DropNewerCoreFields(lwt)
 	if lwt.RestartPolicy == lwsv1.DeprecatedDefaultRestartPolicy {
 		lwt.RestartPolicy = lwsv1.NoneRestartPolicy
 	}
