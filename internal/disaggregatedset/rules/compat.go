@@ -2,7 +2,11 @@ package rules
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
+
+	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 // Releases of the DisaggregatedSet API the provider knows: ReleasedAPI is the one whose CRD,
@@ -35,6 +39,9 @@ var NewerFields = []NewerField{
 
 // undeclaredField explains a field the installed CRD does not declare (kube.Kind.UndeclaredField).
 func undeclaredField(path string) string {
+	if lwsrules.IsNewerCoreField(reflect.TypeFor[disaggv1.DisaggregatedSet](), path) {
+		return lwsrules.NewerCoreFieldDetail
+	}
 	for _, f := range NewerFields {
 		if path == f.Path || strings.HasPrefix(path, f.Path+".") {
 			return fmt.Sprintf("%s (%s) is part of the DisaggregatedSet API of %s: the installed CRD "+

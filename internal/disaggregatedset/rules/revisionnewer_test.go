@@ -8,6 +8,8 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/dsfixture"
+	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/k8sschema"
+	lwsrules "github.com/kubeinfer/terraform-provider-kubeinfer/internal/leaderworkerset/rules"
 )
 
 // TestRevisionLeavesOutNewerCoreFields: the controllers of v0.9.0 and v0.10.0 decode a role's
@@ -52,5 +54,32 @@ func TestRevisionLeavesOutNewerCoreFields(t *testing.T) {
 	}
 	if base := ComputeRevision(dsfixture.Pair().Spec.Roles); base == plain {
 		t.Errorf("probes and volumes (fields the controller decodes) do not change the revision %s", base)
+	}
+}
+
+// TestNewerCoreFieldsInRoles: a Kubernetes 1.37 field in a role's template is warned about at
+// the role's attribute, as for a LeaderWorkerSet, and the apply's error for a CRD that does not
+// declare it says why.
+func TestNewerCoreFieldsInRoles(t *testing.T) {
+	ds := dsfixture.Pair()
+	spec := &ds.Spec.Roles[1].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec
+	spec.Containers[0].ReadinessProbe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
+		Path: "/health", Port: intstr.FromInt32(8000), Protocol: ptr.To[corev1.HTTPProtocol]("H2C")}}}
+	SetDefaults(ds, k8sschema.NullValue(node()))
+	_, warnings := checkConfig(ds, k8sschema.NullValue(node()))
+	var got []string
+	for _, w := range warnings {
+		if w.Detail == lwsrules.NewerCoreFieldDetail {
+			got = append(got, w.Path.String())
+		}
+	}
+	if want := "spec.roles[1].spec.leaderWorkerTemplate.workerTemplate.spec.containers[0].readinessProbe.httpGet.protocol"; len(got) != 1 || got[0] != want {
+		t.Errorf("warnings %v, want one at %s", got, want)
+	}
+	if undeclaredField("spec.roles.spec.leaderWorkerTemplate.workerTemplate.spec.containers.readinessProbe.httpGet.protocol") != lwsrules.NewerCoreFieldDetail {
+		t.Error("the undeclared httpGet.protocol of a role is not explained")
+	}
+	if undeclaredField("spec.roles.spec.leaderWorkerTemplate.workerTemplate.spec.containers.image") != "" {
+		t.Error("a role's image is explained as a newer field")
 	}
 }

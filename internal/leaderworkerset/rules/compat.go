@@ -2,7 +2,10 @@ package rules
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
+
+	lwsv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/leaderworkerset/v1"
 )
 
 // ReleasedAPI names the LeaderWorkerSet release whose CRD, controller and webhooks run in every
@@ -35,6 +38,9 @@ var NewerFields = []NewerField{
 
 // undeclaredField explains a field the installed CRD does not declare (kube.Kind.UndeclaredField).
 func undeclaredField(path string) string {
+	if IsNewerCoreField(reflect.TypeFor[lwsv1.LeaderWorkerSet](), path) {
+		return NewerCoreFieldDetail
+	}
 	for _, f := range NewerFields {
 		if path == f.Path || strings.HasPrefix(path, f.Path+".") {
 			return fmt.Sprintf("%s (%s) is part of the newer LeaderWorkerSet API: no released LeaderWorkerSet up to %s "+

@@ -224,3 +224,52 @@ func TestRolloutIgnoresNewerCoreFields(t *testing.T) {
 		t.Error("PreviewRollout cleared a field of the planned object")
 	}
 }
+
+// TestNewerCoreFieldsWarnAndExplain: each field of NewerCoreFields set in a template is warned
+// about at its own attribute (the released controllers never pass it on), and the apply's error
+// for a CRD that does not declare it says why; other fields are neither.
+func TestNewerCoreFieldsWarnAndExplain(t *testing.T) {
+	warned := func(newer bool) []string {
+		obj := lwsfixture.VLLM("newer-core", 2, 4)
+		withCoreFields(obj, newer)
+		SetDefaults(obj)
+		_, warnings := checkConfig(obj, k8sschema.NullValue(node()))
+		var out []string
+		for _, w := range warnings {
+			if w.Detail == NewerCoreFieldDetail {
+				out = append(out, w.Path.String())
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	const worker = "spec.leaderWorkerTemplate.workerTemplate.spec."
+	want := []string{
+		worker + "containers[0].livenessProbe.grpc.mode",
+		worker + "containers[0].readinessProbe.httpGet.protocol",
+		worker + "containers[0].volumeMounts[1].bindMountOptions",
+		worker + "evictionResponders",
+		worker + "volumes[1].emptyDir.mode",
+		worker + "volumes[2].secret.defaultUser",
+		worker + "volumes[2].secret.items[0].user",
+	}
+	if got := warned(true); !slices.Equal(got, want) {
+		t.Errorf("warnings:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	if got := warned(false); len(got) > 0 {
+		t.Errorf("warnings without a newer field: %v", got)
+	}
+	for path, newer := range map[string]bool{
+		"spec.leaderWorkerTemplate.workerTemplate.spec.containers.readinessProbe.httpGet.protocol":         true,
+		"spec.leaderWorkerTemplate.leaderTemplate.spec.initContainers.lifecycle.preStop.httpGet.protocol":  true,
+		"spec.leaderWorkerTemplate.workerTemplate.spec.volumes.projected.sources.serviceAccountToken.user": true,
+		"spec.leaderWorkerTemplate.volumeClaimTemplates.status.healthStatus":                               true,
+		"spec.leaderWorkerTemplate.workerTemplate.spec.containers.readinessProbe.httpGet.path":             false,
+		"spec.leaderWorkerTemplate.workerTemplate.spec.volumes.emptyDir.sizeLimit":                         false,
+		"spec.groupIdentity": false,
+	} {
+		if got := undeclaredField(path) == NewerCoreFieldDetail; got != newer {
+			t.Errorf("undeclaredField(%s) explains a Kubernetes 1.37 field: %v, want %v", path, got, newer)
+		}
+	}
+}

@@ -294,6 +294,7 @@ func checkConfig(obj runtime.Object, config tftypes.Value) (field.ErrorList, []k
 	}
 	warnings = append(warnings, runtimeNameWarnings(lws)...)
 	lwt := &lws.Spec.LeaderWorkerTemplate
+	warnings = append(warnings, newerCoreFieldWarnings(lwt, lwtPath)...)
 	check := func(tplPath *field.Path, containers []containerEnv) {
 		for _, c := range containers {
 			for i, e := range c.env {
