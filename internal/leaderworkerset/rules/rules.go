@@ -174,7 +174,7 @@ func buildNode() *k8sschema.Node {
 			"spec.rolloutStrategy.type":                 "Only `RollingUpdate` (the default).",
 			ru + "partition":                            "Defaults to 0; at least 0; must be 0 with `group_identity = \"Hash\"`.",
 			ru + "maxUnavailable":                       "Defaults to `\"1\"`. A number or a percentage up to 100%; not 0 when `max_surge` is 0 (after scaling by `replicas`).",
-			ru + "maxSurge":                             "Defaults to `\"0\"`. A number or a percentage up to 100%.",
+			ru + "maxSurge":                             "Defaults to `\"0\"`. A number or a percentage up to 100%. The surge groups of a rolling update take the indices `replicas` to `replicas + max_surge - 1`, which count in the length limits of `metadata.name`.",
 			"spec.networkConfig.subdomainPolicy":        "One of `Shared` (default) or `UniquePerReplica`.",
 		},
 		Descriptions: map[string]string{

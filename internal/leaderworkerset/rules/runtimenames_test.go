@@ -170,7 +170,8 @@ func TestRuntimeNameSurgeGroups(t *testing.T) {
 	}
 	for _, s := range []string{"surge group 10 (spec.rollout_strategy.rolling_update_configuration.max_surge = 1)",
 		"the surge group 10's worker StatefulSet's controller-revision-hash label is 54 characters",
-		"use a name of at most 49 characters, or a spec.rollout_strategy.rolling_update_configuration.max_surge of at most 0 surge groups"} {
+		"the next rolling update (any change of the template) stalls on it",
+		"use a name of at most 49 characters, or spec.rollout_strategy.rolling_update_configuration.max_surge = 0 (with max_unavailable above 0)"} {
 		if !strings.Contains(w[0].Detail, s) {
 			t.Errorf("50 characters: the warning does not say %q: %s", s, w[0].Detail)
 		}
@@ -186,7 +187,7 @@ func TestRuntimeNameSurgeGroups(t *testing.T) {
 	for _, s := range []string{"too long for the surge groups of a rolling update: the groups of spec.replicas fit",
 		"surge group 10 (spec.rollout_strategy.rolling_update_configuration.max_surge = 1)",
 		"the surge group 10's worker StatefulSet's controller-revision-hash label and pod names reach 66 characters",
-		"use a name of at most 49 characters, or a spec.rollout_strategy.rolling_update_configuration.max_surge of at most 0 surge groups"} {
+		"use a name of at most 49 characters, or spec.rollout_strategy.rolling_update_configuration.max_surge = 0 (with max_unavailable above 0)"} {
 		if !strings.Contains(errs[0].Detail, s) {
 			t.Errorf("52 characters: the error does not say %q: %s", s, errs[0].Detail)
 		}
@@ -196,7 +197,7 @@ func TestRuntimeNameSurgeGroups(t *testing.T) {
 		t.Errorf("replicas 95, max_surge 5, 51 characters: groups up to 99 fit, got %v", errs)
 	}
 	errs = validateRuntimeNames(surgeObject(51, 95, 2, intstr.FromInt32(6)))
-	if len(errs) != 1 || !strings.Contains(errs[0].Detail, "surge groups 95-100") || !strings.Contains(errs[0].Detail, "the surge group 100's worker") || !strings.Contains(errs[0].Detail, "of at most 5 surge groups") {
+	if len(errs) != 1 || !strings.Contains(errs[0].Detail, "surge groups 95-100") || !strings.Contains(errs[0].Detail, "the surge group 100's worker") || !strings.Contains(errs[0].Detail, "max_surge of at most 5") {
 		t.Errorf("replicas 95, max_surge 6, 51 characters: want an error that allows 5 surge groups, got %v", errs)
 	}
 	// Hash-named groups have no index in their names: the surge changes nothing.

@@ -151,14 +151,18 @@ const maxSurgeAttribute = "spec.rollout_strategy.rolling_update_configuration.ma
 // (none when replicas is a power of ten).
 func (r runtimeNames) fix(name string, longest int) string {
 	s := fmt.Sprintf("use a name of at most %d characters", len(name)-(longest-63))
-	if r.surgeDecides() {
-		s += fmt.Sprintf(", or a %s of at most %d surge groups", maxSurgeAttribute, r.firstLongGroup()-r.replicas)
+	switch room := r.firstLongGroup() - r.replicas; {
+	case !r.surgeDecides():
+	case room == 0:
+		s += fmt.Sprintf(", or %s = 0 (with max_unavailable above 0)", maxSurgeAttribute)
+	default:
+		s += fmt.Sprintf(", or a %s of at most %d", maxSurgeAttribute, room)
 	}
 	return s
 }
 
-// rollingUpdate are the runtime names of a LeaderWorkerSet the LeaderWorkerSet controller rolls
-// (its own: a template change makes a rolling update, with surge groups); scaledOnly, of one
+// runtimeNamesOfObject are the runtime names of a LeaderWorkerSet the LeaderWorkerSet controller
+// rolls (its own: a template change makes a rolling update, with surge groups); scaledOnly, of one
 // whose revision never changes after its creation (a DisaggregatedSet role's: that controller
 // creates a LeaderWorkerSet per revision and then only scales it, LeaderWorkerSetManager.Create
 // and Scale in pkg/controllers/disaggregatedset/lws_manager.go, v0.9.0 and v0.10.0, and
@@ -234,16 +238,16 @@ func runtimeNameWarningsAs(obj *lwsv1.LeaderWorkerSet, scaledOnly bool) []kindru
 		return nil // always fits, or rejected by validateRuntimeNames
 	}
 	fits := 63 - r.longestPrefix - 1
-	what := r.what
+	what, otherwise := r.what, "the StatefulSet's pods are never created and the apply fails on the StatefulSet's FailedCreate event"
 	if r.surgeDecides() && runtimeNamesOfObject(obj, true).longest(revisionHashLength) <= 63 {
 		what = fmt.Sprintf("the surge group %d's worker StatefulSet's", r.firstLongGroup())
+		otherwise = "that group's pods are never created and the next rolling update (any change of the template) stalls on it"
 	}
 	return []kindrules.Warning{{Path: metadataPath.Child("name"), Summary: "Name may be too long for the controller's objects",
 		Detail: fmt.Sprintf("with %s, %s controller-revision-hash label is %d characters plus the revision hash the StatefulSet "+
 			"controller computes from the template (8 to 10 characters; 10 for most templates). It fits the 63 allowed for a "+
-			"label value only with a hash of at most %d characters: otherwise the StatefulSet's pods are never created and "+
-			"the apply fails on the StatefulSet's FailedCreate event; %s to be sure",
-			r.groupsOf(maxSurgeString(obj)), what, r.longestPrefix+1, fits, r.fix(obj.Name, longest))}}
+			"label value only with a hash of at most %d characters: otherwise %s; %s to be sure",
+			r.groupsOf(maxSurgeString(obj)), what, r.longestPrefix+1, fits, otherwise, r.fix(obj.Name, longest))}}
 }
 
 // RuntimeNameWarnings is runtimeNameWarnings: the warnings of a LeaderWorkerSet's name, its
