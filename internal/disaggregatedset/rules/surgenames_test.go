@@ -20,7 +20,7 @@ import (
 // pkg/controllers/disaggregatedset/lws_manager.go, sigs.k8s.io/lws v0.9.0 and v0.10.0): its
 // revision never changes, so the LeaderWorkerSet controller never rolls it; and the role's own
 // rollout scales the new revision's LeaderWorkerSet up to the role's replicas, never beyond
-// (computeNextNewReplicas, planner.go, v0.10.0), the old one down from its own. The role's
+// (computeNextNewReplicas, planner.go, v0.9.0 and v0.10.0), the old one down from its own. The role's
 // max_surge is the role rollout's, not group indices: with replicas 10, groups of 2 pods and
 // max_surge = 1, a role LeaderWorkerSet name of 50 characters is fine, where a
 // kubeinfer_leaderworkerset of that name and spec is warned about its surge group 10.

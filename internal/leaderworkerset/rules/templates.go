@@ -166,7 +166,7 @@ func (r runtimeNames) fix(name string, longest int) string {
 // whose revision never changes after its creation (a DisaggregatedSet role's: that controller
 // creates a LeaderWorkerSet per revision and then only scales it, LeaderWorkerSetManager.Create
 // and Scale in pkg/controllers/disaggregatedset/lws_manager.go, v0.9.0 and v0.10.0, and
-// computeNextNewReplicas in planner.go, v0.10.0, never scales it above the role's replicas),
+// computeNextNewReplicas in planner.go, v0.9.0 and v0.10.0, never scales it above the role's replicas),
 // which never has surge groups.
 func runtimeNamesOfObject(obj *lwsv1.LeaderWorkerSet, scaledOnly bool) runtimeNames {
 	surge := int32(0)
