@@ -942,9 +942,10 @@ type providerExtra struct {
 var providerExtras = []providerExtra{
 	{"runtime names", "the provider rejects a name that leaves no room for the names and labels the controller derives from it " +
 		"(<name>-<group>-<worker> pods, the controller-revision-hash label, 63 characters): the webhook accepts such a name and " +
-		"then no group ever comes up (validateRuntimeNames)",
+		"then no group ever comes up, or no surge group of a rolling update (validateRuntimeNames)",
 		func(e *field.Error) bool {
-			return e.Field == pName && strings.HasPrefix(e.Detail, "too long for the objects the controller creates")
+			return e.Field == pName && (strings.HasPrefix(e.Detail, "too long for the objects the controller creates") ||
+				strings.HasPrefix(e.Detail, "too long for the surge groups of a rolling update"))
 		}},
 	{"replicas above 1000000", "the provider applies the newer LeaderWorkerSet API's maximum of 1000000 to spec.replicas on " +
 		"every cluster (a plan cannot know which CRD is installed, and a configuration must stay valid when the CRD is " +
