@@ -146,7 +146,7 @@ func (r Rollout) Message() string {
 }
 
 // rolloutFields are the planned values the preview depends on.
-var rolloutFields = []string{"spec.roles", "metadata.name", "metadata.namespace"}
+var rolloutFields = []string{"spec.roles", "spec.slices", "spec.placementPolicy", "metadata.name", "metadata.namespace"}
 
 // planUpdate is the kind's PlanUpdate: the rollout preview as a warning on the resource, and
 // the guard (allow_group_restarts = false) as an error on the first changed field.
@@ -161,6 +161,9 @@ func planUpdate(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, 
 	r := PreviewRollout(newDS, oldDS)
 	msg := r.Message()
 	if msg == "" {
+		if changed := pendingFields(newDS, oldDS); len(changed) > 0 {
+			warnings = append(warnings, pendingWarning(newDS, changed, slicesAdded(newDS, oldDS)))
+		}
 		return warnings, errs
 	}
 	if r.Groups() == 0 || allow {

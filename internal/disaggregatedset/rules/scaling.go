@@ -20,3 +20,15 @@ func externalReplicasError(set, role string) string {
 		"(the state records the groups that run)",
 		role, ScalerName(set, role))
 }
+
+// slicesAdded names the slices a change of slices adds ("slice 2", "slices 1-3"), "" for none.
+func slicesAdded(newObj, oldObj *disaggv1.DisaggregatedSet) string {
+	from, to := SlicesOf(oldObj), SlicesOf(newObj)
+	switch {
+	case to <= from:
+		return ""
+	case to == from+1:
+		return fmt.Sprintf("slice %d", from)
+	}
+	return fmt.Sprintf("slices %d-%d", from, to-1)
+}
