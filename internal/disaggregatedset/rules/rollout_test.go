@@ -71,7 +71,9 @@ func TestRolloutMessageAndGuard(t *testing.T) {
 	from, to := ComputeRevision(dsfixture.Pair().Spec.Roles), ComputeRevision(newObj.Spec.Roles)
 	want := "Rolling update of EVERY role: default/llama moves from revision " + from + " to " + to + ", so ALL 2 roles (prefill, decode) are recreated, " +
 		"including roles whose template did not change: the controller creates a new LeaderWorkerSet for each role and scales " +
-		"the old ones down in step, until all 6 groups (prefill 2, decode 4) are replaced; groups per step: prefill 1, decode 2; " +
+		"the old ones down in step, until all 6 groups (prefill 2, decode 4) are replaced; in 2 steps, one step count shared by every role " +
+		"(the most any role needs: its groups over its max_surge, or max_unavailable without surge), new groups: prefill 1 at steps 1 and 2; " +
+		"decode 2 at steps 1 and 2; " +
 		"changed: spec.roles[1].spec.leader_worker_template.worker_template.spec.containers[0].image"
 	if got := PreviewRollout(newObj, dsfixture.Pair()).Message(); got != want {
 		t.Errorf("got\n  %s\nwant\n  %s", got, want)
