@@ -286,8 +286,10 @@ func planUpdate(newObj, oldObj runtime.Object, extras map[string]tftypes.Value, 
 	}
 	newDS, oldDS := kindrules.As[*disaggv1.DisaggregatedSet](newObj), kindrules.As[*disaggv1.DisaggregatedSet](oldObj)
 	allow := kindrules.BoolExtra(extras, lwsrules.AttrAllowGroupRestarts, true)
-	warnings, errs := scaleChangePlan(newDS, oldDS, allow)
+	warnings := scaleChangePlan(newDS, oldDS)
 	warnings = append(warnings, slicesChangePlan(newDS, oldDS)...)
+	legacy, errs := legacySlice0Plan(newDS, oldDS, allow)
+	warnings = append(warnings, legacy...)
 	r := PreviewRollout(newDS, oldDS)
 	msg := r.Message()
 	if msg == "" {

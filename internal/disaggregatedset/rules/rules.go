@@ -73,7 +73,12 @@ var Kind = &kindrules.Kind{
 				"wait ends at once with an error that quotes the event, on create too. Defaults to `true`."},
 		lwsrules.AttrAllowGroupRestarts: lwsrules.AllowGroupRestartsAttribute("groups (a change of any role's " +
 			"`name` or `leader_worker_template` recreates every group of every role, as the controller's revision covers all roles; " +
-			"switching an `External` role to `Static` with fewer `replicas` than the groups that run removes serving groups, and is refused too)"),
+			"raising `slices` from 1 without such a change recreates slice 0 at once when its LeaderWorkerSets were created by the v0.9.0 " +
+			"controller, which the plan cannot tell, so it is refused too. The rule for groups removed: removing groups is scaling, not a " +
+			"restart, and passes: a lower `replicas`, fewer `slices`, or an `External` role switched to `Static` below the groups that run, " +
+			"each with a warning that counts the groups and GPUs removed. A change of a role's `metadata`, `startup_policy`, `network_config` " +
+			"or `rollout_strategy`, or of `placement_policy`, restarts nothing: the controller applies it only to the LeaderWorkerSets it " +
+			"creates later, which the plan says in a warning)"),
 	},
 	ExtraDefaults: map[string]tftypes.Value{
 		AttrWaitForRollout:              tftypes.NewValue(tftypes.Bool, true),
