@@ -141,7 +141,7 @@ func buildNode() *k8sschema.Node {
 		Notes: map[string]string{
 			"spec.roles":           "2 to 10 roles with unique names. Either every role has `replicas = 0` or none has.",
 			role + "name":          "1 to 63 lowercase letters, digits and `-`, starting and ending with a letter or digit. It becomes part of the LeaderWorkerSet's name (`<name>-<revision>-<role>`), which must stay within the limits of `kubeinfer_leaderworkerset`'s name.",
-			spec + "replicas":      "Defaults to 1. Zero for all roles or for none (on v0.10.0, of the roles that are not `External`). For an `External` role it may not be set (a plan-time error), is not sent and never drifts: the refresh records the groups that run (the role scaler's `spec.replicas`, else the role's LeaderWorkerSets of the current revision), which the footprint and the rollout warning count; see `scaling`.",
+			spec + "replicas":      "Defaults to 1. Zero for all roles or for none (on v0.10.0, of the roles that are not `External`). For an `External` role it may not be set (a plan-time error), is not sent and never drifts: the refresh records the groups that run (the role scaler's `status.replicas`: the groups the controller counts over the role's LeaderWorkerSets of every revision; not its `spec.replicas`, what the autoscaler asks for), which the footprint, the rollout warning and a switch back to `Static` count; see `scaling`.",
 			spec + "startupPolicy": "One of `LeaderCreated` (default) or `LeaderReady`.",
 			lwt + "size":           "Defaults to `1`; must be at least 1, and `replicas * size` at most 2147483647.",
 			lwt + "restartPolicy":  "One of `RecreateGroupOnPodRestart` (default), `RecreateGroupAfterStart`, `None`, or the deprecated `Default`.",

@@ -90,7 +90,7 @@ func groupContent(g footprint.Group) string {
 func scaleChangePlan(newObj, oldObj *disaggv1.DisaggregatedSet) []kindrules.Warning {
 	var warnings []kindrules.Warning
 	for _, c := range scaleChanges(newObj, oldObj) {
-		msg := fmt.Sprintf("Role %q of %s/%s switches from External to Static scaling: %s (running: the role scaler's count at "+
+		msg := fmt.Sprintf("Role %q of %s/%s switches from External to Static scaling: %s (running: the groups the role scaler's status counted at "+
 			"the last refresh). The controller deletes the role scaler %q and sizes the role's LeaderWorkerSets to replicas; an "+
 			"autoscaler that targets the scaler no longer has a target.",
 			c.Role, newObj.Namespace, newObj.Name, c.Message(), ScalerName(newObj.Name, c.Role))
