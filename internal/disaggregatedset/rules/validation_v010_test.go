@@ -161,12 +161,34 @@ func TestCheckConfigV010(t *testing.T) {
 		t.Errorf("errors:\n  %s", strings.Join(got, "\n  "))
 	}
 	written := errorStrings(checkWritten(config))
-	wantWritten := `spec.roles[1].spec.replicas: Forbidden: role "decode" has scaling.mode = "External": its replicas are set through the DisaggregatedSetRoleScaler "llama-decode" (by an autoscaler such as a HorizontalPodAutoscaler or KEDA), the controller ignores the role's own replicas, and the provider does not send them; remove replicas from this role (the state records the groups that run)`
-	if len(written) != 1 || written[0] != wantWritten {
+	wantWritten := `spec.roles[1].spec.replicas: Forbidden: role "decode" has scaling.mode = "External": its replicas are set through the DisaggregatedSetRoleScaler "llama-decode" (by an autoscaler such as a HorizontalPodAutoscaler or KEDA), the controller ignores the role's own replicas, and the provider does not send them; remove replicas from this role (the state records the groups that run). The LeaderWorkerSet v0.10.0 webhook accepts it with the warning "role \"decode\" sets scaling.mode: External and spec.replicas: 4 — spec.replicas is ignored; drive replicas via DisaggregatedSetRoleScaler \"llama-decode\" instead"; the provider is stricter`
+	if len(written) != 1 || !strings.HasPrefix(written[0], wantWritten) {
 		t.Errorf("checkWritten:\n  %s", strings.Join(written, "\n  "))
+	}
+	if len(written) == 1 && !strings.Contains(written[0], "the provider is stricter because Terraform requires a written value to be the planned and the stored value") {
+		t.Errorf("checkWritten does not say why it is stricter than the webhook: %s", written[0])
 	}
 	if len(warnings) != 0 {
 		t.Errorf("warnings: %+v", warnings)
+	}
+}
+
+// TestExternalReplicasError: the error on replicas written on an External role quotes the v0.10.0
+// webhook's warning (DisaggregatedSetWebhook.validate, lws 2161f38) where the webhook gives one
+// (above 1), and says it accepts the value otherwise.
+func TestExternalReplicasError(t *testing.T) {
+	one, four := int64(1), int64(4)
+	for _, c := range []struct {
+		replicas *int64
+		want     string
+	}{
+		{&four, `webhook accepts it with the warning "role \"decode\" sets scaling.mode: External and spec.replicas: 4 — spec.replicas is ignored; drive replicas via DisaggregatedSetRoleScaler \"llama-decode\" instead"; the provider is stricter`},
+		{&one, "webhook accepts 1 without a warning (it warns above 1); the provider is stricter"},
+		{nil, "webhook accepts it without a warning at 0 or 1 and warns above 1; the provider is stricter"},
+	} {
+		if got := externalReplicasError("llama", "decode", c.replicas); !strings.Contains(got, c.want) {
+			t.Errorf("%v:\n%s\nwant it to contain\n%s", c.replicas, got, c.want)
+		}
 	}
 }
 
