@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
+	releasedutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/dsfixture"
@@ -255,6 +256,48 @@ func TestRoleNameLimitsV010(t *testing.T) {
 			if got := nameVerdict(ds); got != want {
 				t.Errorf("role %s, size %d, a name of %d characters: %s, want %s", tc.role, tc.size, n, got, want)
 			}
+		}
+	}
+}
+
+// TestAppLabelDocumented: the pods' app label as the attribute descriptions say it, against the
+// released v0.9.0 GenerateLabels and the port of v0.10.0's (roleObjectName: GenerateLabels,
+// pkg/utils/disaggregatedset/utils.go, lws 2161f38), slice 0 included.
+func TestAppLabelDocumented(t *testing.T) {
+	ds := dsfixture.Pair()
+	rev := ComputeRevision(ds.Spec.Roles)
+	forms := map[string]string{
+		"`app = \"<name>-<role>\"`":         releasedutils.GenerateLabels(ds.Name, "decode", rev)["app"],
+		"`app = \"<name>-<slice>-<role>\"`": "",
+		"`<name>-0-<role>` with one slice":  "",
+	}
+	_, labels := roleObjectName(ds, "decode", rev, true)
+	forms["`<name>-0-<role>` with one slice"] = labels["app"]
+	ds.Spec.Slices = ptr.To[int32](3)
+	_, labels = roleObjectName(ds, "decode", rev, true)
+	forms["`app = \"<name>-<slice>-<role>\"`"] = labels["app"]
+	if labels[disaggv1.SliceLabelKey] != "2" {
+		t.Errorf("v0.10.0 labels: %v", labels)
+	}
+	want := map[string]string{
+		"`app = \"<name>-<role>\"`":         "llama-decode",
+		"`app = \"<name>-<slice>-<role>\"`": "llama-2-decode",
+		"`<name>-0-<role>` with one slice":  "llama-0-decode",
+	}
+	role := node().FieldJSON("spec").FieldJSON("roles").Elem
+	doc := k8sschema.NodeAt(role, "spec.leaderWorkerTemplate.workerTemplate").Description
+	for form, got := range forms {
+		if got != want[form] {
+			t.Errorf("%s: the controller's label is %q, want %q", form, got, want[form])
+		}
+		if !strings.Contains(doc, form) {
+			t.Errorf("the worker template's description lacks %s: %s", form, doc)
+		}
+	}
+	meta := k8sschema.NodeAt(role, "metadata.labels").Description
+	for _, form := range []string{"`<name>-<role>` on v0.9.0", "`<name>-<slice>-<role>` on v0.10.0", "on v0.10.0, `disaggregatedset.x-k8s.io/slice`"} {
+		if !strings.Contains(meta, form) {
+			t.Errorf("the role labels' description lacks %s: %s", form, meta)
 		}
 	}
 }
