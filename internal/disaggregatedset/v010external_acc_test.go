@@ -64,15 +64,13 @@ func TestAccDisaggregatedSet_v010ExternalSwitch(t *testing.T) {
 						t.Fatal(err)
 					}
 					err := wait.PollUntilContextTimeout(context.Background(), time.Second, time.Minute, true, func(ctx context.Context) (bool, error) {
-						if lwsReplicas(t, lwsRI, name, "decode", 4)(nil) != nil {
-							return false, nil
-						}
+						scaled := lwsReplicas(t, lwsRI, name, "decode", 4)(nil) == nil
 						sc, err := scRI.Get(ctx, name+"-decode", metav1.GetOptions{})
 						if err != nil {
 							return false, nil //nolint:nilerr // polled again
 						}
 						running, _, _ := unstructured.NestedInt64(sc.Object, "status", "replicas")
-						return running == 4, nil
+						return scaled && running == 4, nil
 					})
 					if err != nil {
 						t.Fatalf("the controller did not scale decode to 4: %v", err)

@@ -70,15 +70,13 @@ func TestAccExample_disaggregatedAutoscalingSwitch(t *testing.T) {
 					// The refresh records the groups that run: the scaler's status, which the controller
 					// writes once the LeaderWorkerSet has them.
 					err := wait.PollUntilContextTimeout(context.Background(), time.Second, time.Minute, true, func(ctx context.Context) (bool, error) {
-						if decodeGroups(lwsRI, set, 3)(nil) != nil {
-							return false, nil
-						}
+						scaled := decodeGroups(lwsRI, set, 3)(nil) == nil
 						sc, err := scRI.Get(ctx, set+"-decode", metav1.GetOptions{})
 						if err != nil {
 							return false, nil //nolint:nilerr // polled again
 						}
 						running, _, _ := unstructured.NestedInt64(sc.Object, "status", "replicas")
-						return running == 3, nil
+						return scaled && running == 3, nil
 					})
 					if err != nil {
 						t.Fatalf("the controller did not scale decode to 3: %v", err)

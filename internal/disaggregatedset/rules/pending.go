@@ -38,7 +38,8 @@ func pendingFields(newObj, oldObj *disaggv1.DisaggregatedSet) []*field.Path {
 			continue // a new role: a new revision
 		}
 		base := rolesPath.Index(i)
-		nv, ov := k8sschema.JSONValue(n).(map[string]any), k8sschema.JSONValue(o).(map[string]any)
+		nv, _ := k8sschema.JSONValue(n).(map[string]any)
+		ov, _ := k8sschema.JSONValue(o).(map[string]any)
 		for _, f := range createOnlyRoleFields {
 			out = append(out, k8sschema.ChangedFields(k8sschema.NodeAt(roleNode, f), pathOf(base, f), at(nv, f), at(ov, f))...)
 		}

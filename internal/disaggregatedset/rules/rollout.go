@@ -188,10 +188,10 @@ func stepList(steps []int) string {
 		for j+1 < len(steps) && steps[j+1] == steps[j]+1 {
 			j++
 		}
-		switch {
-		case j == i:
+		switch j {
+		case i:
 			runs = append(runs, strconv.Itoa(steps[i]))
-		case j == i+1:
+		case i + 1:
 			runs = append(runs, strconv.Itoa(steps[i]), strconv.Itoa(steps[j]))
 		default:
 			runs = append(runs, fmt.Sprintf("%d-%d", steps[i], steps[j]))
