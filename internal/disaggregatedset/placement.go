@@ -22,16 +22,19 @@ import (
 // order.
 //
 // The names are the controller's (RoleLeaderWorkerSet: <set>-<revision>-<role>, or
-// <set>-<slice>-<revision>-<role> under v0.10.0). A role LeaderWorkerSet that exists under the
-// same name in the prior state (same revision) is an update of it, played out over its running
-// groups; a new revision is placed beside the old one's pods, which its rollout removes only as
-// the new groups become ready.
+// <set>-<slice>-<revision>-<role> under v0.10.0). A role's slice whose LeaderWorkerSet of the same
+// revision is in the prior state runs on: the controller only scales it (reconcileRoleSimple,
+// pkg/controllers/disaggregatedset/disaggregatedset_controller.go, lws v0.9.0 and v0.10.0), and
+// copies nothing else of the role into it, so it is previewed as that LeaderWorkerSet with the
+// new replicas (a change of the role's metadata, startup policy, network configuration, rollout
+// strategy or the placement policy replaces no group). A new revision is placed beside the old
+// one's pods, which its rollout removes only as the new groups become ready.
 func planPlacement(obj, prior runtime.Object) []kube.PlacementWorkload {
 	ds := kindrules.As[*disaggv1.DisaggregatedSet](obj)
 	current := map[string]*lwsv1.LeaderWorkerSet{}
 	if prior != nil {
 		for _, lws := range roleLeaderWorkerSets(kindrules.As[*disaggv1.DisaggregatedSet](prior)) {
-			current[lws.lws.Name] = lws.lws
+			current[lws.key] = lws.lws
 		}
 	}
 	var out []kube.PlacementWorkload
@@ -39,7 +42,12 @@ func planPlacement(obj, prior runtime.Object) []kube.PlacementWorkload {
 		if role.lws == nil {
 			return nil
 		}
-		w, err := lwsrules.PlacementWorkload(role.lws, current[role.lws.Name])
+		lws, running := role.lws, current[role.key]
+		if running != nil {
+			lws = running.DeepCopy()
+			lws.Spec.Replicas = role.lws.Spec.Replicas
+		}
+		w, err := lwsrules.PlacementWorkload(lws, running)
 		if err != nil {
 			return nil
 		}
@@ -62,7 +70,10 @@ const rolesAnyOrder = "The DisaggregatedSet controller creates the roles' Leader
 type roleLWS struct {
 	index   int
 	subject string
-	lws     *lwsv1.LeaderWorkerSet // nil when the role cannot be made into one
+	// key is the revision, role and slice ("<revision>/<role>/<slice>"): a v0.9.0 LeaderWorkerSet,
+	// which v0.10.0 adopts as slice 0 (GetForRole, lws_manager.go, 2161f38), is slice 0.
+	key string
+	lws *lwsv1.LeaderWorkerSet // nil when the role cannot be made into one
 }
 
 // roleLeaderWorkerSets are the LeaderWorkerSets the controller makes of the set's roles, one per
@@ -91,7 +102,7 @@ func roleLeaderWorkerSets(ds *disaggv1.DisaggregatedSet) []roleLWS {
 				}
 				ofSlice(copied, ds, role, slice)
 			}
-			out = append(out, roleLWS{index: i, subject: subject, lws: copied})
+			out = append(out, roleLWS{index: i, subject: subject, key: fmt.Sprintf("%s/%s/%d", revision, role, slice), lws: copied})
 		}
 	}
 	return out

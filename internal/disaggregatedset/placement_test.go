@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/dsfixture"
@@ -76,6 +77,46 @@ func TestPlacementPolicyExclusiveTopology(t *testing.T) {
 	for i, r := range results {
 		if r.Placeable != 1 {
 			t.Errorf("no policy, %d: placeable %d, want 1 (%q)", i, r.Placeable, r.Reason)
+		}
+	}
+}
+
+// TestPlacementOfCreateOnlyFields: a change the controller never writes to a running role
+// LeaderWorkerSet (the role's metadata, startup policy, network configuration; reconcileRoleSimple
+// only scales it) plays no rollout: each role is previewed as its running LeaderWorkerSet, with
+// the new replicas only.
+func TestPlacementOfCreateOnlyFields(t *testing.T) {
+	prior, ds := dsfixture.Pair(), dsfixture.Pair()
+	unique := releasedlws.SubdomainUniquePerReplica
+	for i := range ds.Spec.Roles {
+		role := &ds.Spec.Roles[i]
+		role.Annotations = map[string]string{"leaderworkerset.sigs.k8s.io/exclusive-topology": "topology.kubernetes.io/zone"}
+		role.Spec.StartupPolicy = releasedlws.LeaderReadyStartupPolicy
+		role.Spec.NetworkConfig = &releasedlws.NetworkConfig{SubdomainPolicy: &unique}
+	}
+	ds.Spec.Roles[1].Spec.Replicas = ptr.To[int32](5)
+	workloads := planPlacement(ds, prior)
+	if len(workloads) != 2 {
+		t.Fatalf("%d workloads, want 2", len(workloads))
+	}
+	for i, w := range workloads {
+		ro := w.Workload.Rollout
+		if ro == nil || ro.NewRevision {
+			t.Errorf("%s: rollout %+v, want the running LeaderWorkerSet scaled without a new revision", w.Subject, ro)
+		}
+		if _, ok := w.Workload.Annotations["leaderworkerset.sigs.k8s.io/exclusive-topology"]; ok {
+			t.Errorf("%s: previewed with the annotation the running LeaderWorkerSet does not have", w.Subject)
+		}
+		if want := []int{2, 5}[i]; w.Workload.Replicas != want {
+			t.Errorf("%s: %d replicas, want %d", w.Subject, w.Workload.Replicas, want)
+		}
+	}
+	// A template change makes a new revision: the new LeaderWorkerSets are placed as new, with the
+	// role's current fields.
+	ds.Spec.Roles[0].Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Image = "x"
+	for _, w := range planPlacement(ds, prior) {
+		if w.Workload.Rollout != nil || w.Workload.Annotations["leaderworkerset.sigs.k8s.io/exclusive-topology"] == "" {
+			t.Errorf("%s: new revision previewed as %+v", w.Subject, w.Workload)
 		}
 	}
 }

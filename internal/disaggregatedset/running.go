@@ -16,30 +16,34 @@ import (
 
 // The replicas of an External role (v0.10.0) belong to its DisaggregatedSetRoleScaler: the
 // controller sizes the role's LeaderWorkerSets from the scaler's spec.replicas
-// (getTargetReplicas, pkg/controllers/disaggregatedset/executor.go, 2161f38) and ignores the
-// role's own value, which stays whatever was last written. The state records instead the groups
-// the controller runs, so the footprint, the rollout preview and a switch back to Static count
-// what serves traffic.
+// (getTargetReplicas, pkg/controllers/disaggregatedset/executor.go, 2161f38), what an autoscaler
+// asks for, and ignores the role's own value, which stays whatever was last written. The state
+// records instead the groups that run, so the footprint, the rollout preview and a switch back
+// to Static count what serves traffic.
 
 // RunningReplicas is the number of groups an External role runs: the role scaler's
-// spec.replicas when the scaler exists, else the summed replicas of the role's LeaderWorkerSets
-// of the given revision (every slice; a LeaderWorkerSet without replicas has the CRD's default
-// of 1). found is false when neither says anything (the controller has not reconciled yet).
-func RunningReplicas(scaler *unstructured.Unstructured, lwss []unstructured.Unstructured, role, revision string) (n int64, found bool) {
+// status.replicas, which the controller writes on every reconcile as the sum of the
+// status.replicas (groups created) of the role's LeaderWorkerSets of every revision and slice
+// (updateScalerStatus and ScalerManager.WriteStatus, disaggregatedset_controller.go and
+// scaler_manager.go, 2161f38), not its spec.replicas, which an autoscaler may have raised
+// before any group runs. Before the controller has written the status (no observedGeneration,
+// no condition), the same sum over the LeaderWorkerSets given. found is false when neither
+// says anything (the controller has not reconciled yet).
+func RunningReplicas(scaler *unstructured.Unstructured, lwss []unstructured.Unstructured, role string) (n int64, found bool) {
 	if scaler != nil {
-		if n, ok, _ := unstructured.NestedInt64(scaler.Object, "spec", "replicas"); ok {
+		_, observed, _ := unstructured.NestedInt64(scaler.Object, "status", "observedGeneration")
+		_, conditions, _ := unstructured.NestedSlice(scaler.Object, "status", "conditions")
+		if observed || conditions {
+			// status.replicas is omitempty: absent once written means 0.
+			n, _, _ := unstructured.NestedInt64(scaler.Object, "status", "replicas")
 			return n, true
 		}
 	}
 	for i := range lwss {
-		labels := lwss[i].GetLabels()
-		if labels[disaggv1.RoleLabelKey] != role || labels[disaggv1.RevisionLabelKey] != revision || lwss[i].GetDeletionTimestamp() != nil {
+		if lwss[i].GetLabels()[disaggv1.RoleLabelKey] != role {
 			continue
 		}
-		r, ok, _ := unstructured.NestedInt64(lwss[i].Object, "spec", "replicas")
-		if !ok {
-			r = 1
-		}
+		r, _, _ := unstructured.NestedInt64(lwss[i].Object, "status", "replicas")
 		n += r
 		found = true
 	}
@@ -70,7 +74,6 @@ func setRunningReplicas(ctx context.Context, dyn dynamic.Interface, u *unstructu
 	ns, name := u.GetNamespace(), u.GetName()
 	var lwss []unstructured.Unstructured
 	listed := false
-	revision := ""
 	out := u.DeepCopy()
 	for _, i := range external {
 		role, _ := roles[i].(map[string]any)
@@ -81,18 +84,15 @@ func setRunningReplicas(ctx context.Context, dyn dynamic.Interface, u *unstructu
 			if err != nil {
 				scaler = nil
 			}
-			if scaler == nil && !listed {
-				listed = true
-				if l, err := dyn.Resource(leaderWorkerSetsGVR).Namespace(ns).List(ctx, metav1.ListOptions{LabelSelector: disaggv1.SetNameLabelKey + "=" + name}); err == nil {
-					lwss = l.Items
+			if n, found = RunningReplicas(scaler, nil, roleName); !found {
+				if !listed {
+					listed = true
+					if l, err := dyn.Resource(leaderWorkerSetsGVR).Namespace(ns).List(ctx, metav1.ListOptions{LabelSelector: disaggv1.SetNameLabelKey + "=" + name}); err == nil {
+						lwss = l.Items
+					}
 				}
-				// The controller hashes the object as the server has it (its CRD defaults applied).
-				ds := &disaggv1.DisaggregatedSet{}
-				if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, ds); err == nil {
-					revision = rules.ComputeRevision(ds.Spec.Roles)
-				}
+				n, found = RunningReplicas(nil, lwss, roleName)
 			}
-			n, found = RunningReplicas(scaler, lwss, roleName, revision)
 		}
 		if !found {
 			continue

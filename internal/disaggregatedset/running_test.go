@@ -16,9 +16,12 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/rules"
 )
 
-// TestRunningReplicasRecorded: a refresh records an External role's running groups (the role
-// scaler's spec.replicas, else the role's LeaderWorkerSets of the current revision over every
-// slice), and the footprint counts them; an apply records the planned count where it is known.
+// TestRunningReplicasRecorded: a refresh records an External role's running groups, as the
+// controller's updateScalerStatus counts them (disaggregatedset_controller.go, lws 2161f38): the
+// role scaler's status.replicas once the controller has written it, not its spec.replicas (what
+// an autoscaler asked for), else the status.replicas of the role's LeaderWorkerSets of every
+// revision and slice; the footprint counts them; an apply records the planned count where it is
+// known.
 func TestRunningReplicasRecorded(t *testing.T) {
 	ds := dsfixture.Pair()
 	ds.Spec.Roles[1].Scaling = &disaggv1.RoleScaling{Mode: disaggv1.RoleScalingExternal}
@@ -34,7 +37,8 @@ func TestRunningReplicasRecorded(t *testing.T) {
 			"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
 			"metadata": map[string]any{"name": name, "namespace": "default", "labels": map[string]any{
 				disaggv1.SetNameLabelKey: "llama", disaggv1.RoleLabelKey: "decode", disaggv1.RevisionLabelKey: rev, disaggv1.SliceLabelKey: slice}},
-			"spec": map[string]any{"replicas": replicas},
+			"spec":   map[string]any{"replicas": replicas + 10}, // asked for, not running yet
+			"status": map[string]any{"replicas": replicas},
 		}}
 		if deleting {
 			now := metav1.Now()
@@ -56,8 +60,8 @@ func TestRunningReplicasRecorded(t *testing.T) {
 		return int64(*got.Spec.Roles[1].Spec.Replicas), gpus.String()
 	}
 	ctx := context.Background()
-	if n, gpus := decode(withRunningReplicas(ctx, dyn, u)); n != 4 || gpus != "64" {
-		t.Errorf("from the LeaderWorkerSets: %d groups, %s GPUs; want 4 (3 + 1 of the current revision), 64", n, gpus)
+	if n, gpus := decode(withRunningReplicas(ctx, dyn, u)); n != 16 || gpus != "256" {
+		t.Errorf("from the LeaderWorkerSets: %d groups, %s GPUs; want 16 (3 + 1 + 5 + 7 created, of every revision), 256", n, gpus)
 	}
 	if n, _ := decode(u); n != 1 {
 		t.Errorf("the object read was changed: %d", n)
@@ -67,11 +71,28 @@ func TestRunningReplicasRecorded(t *testing.T) {
 		"metadata": map[string]any{"name": "llama-decode", "namespace": "default"},
 		"spec":     map[string]any{"replicas": int64(6)},
 	}}
-	if _, err := dyn.Resource(RoleScalerKind.GVR()).Namespace("default").Create(ctx, scaler, metav1.CreateOptions{}); err != nil {
+	scalers := dyn.Resource(RoleScalerKind.GVR()).Namespace("default")
+	if _, err := scalers.Create(ctx, scaler, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if n, gpus := decode(withRunningReplicas(ctx, dyn, u)); n != 6 || gpus != "96" {
-		t.Errorf("from the scaler: %d groups, %s GPUs; want 6, 96", n, gpus)
+	// Created, its status not written yet: the LeaderWorkerSets still tell.
+	if n, _ := decode(withRunningReplicas(ctx, dyn, u)); n != 16 {
+		t.Errorf("a scaler without status: %d groups, want 16 from the LeaderWorkerSets", n)
+	}
+	scaler.Object["status"] = map[string]any{"replicas": int64(2), "observedGeneration": int64(1)}
+	if _, err := scalers.Update(ctx, scaler, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n, gpus := decode(withRunningReplicas(ctx, dyn, u)); n != 2 || gpus != "32" {
+		t.Errorf("from the scaler's status: %d groups, %s GPUs; want 2 (not spec.replicas 6), 32", n, gpus)
+	}
+	// A status without replicas (omitempty) is 0 groups.
+	scaler.Object["status"] = map[string]any{"observedGeneration": int64(1)}
+	if _, err := scalers.Update(ctx, scaler, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := decode(withRunningReplicas(ctx, dyn, u)); n != 0 {
+		t.Errorf("a scaler at 0: %d groups", n)
 	}
 	if n, _ := decode(setRunningReplicas(ctx, dyn, u, map[string]int64{"decode": 5})); n != 5 {
 		t.Errorf("planned: %d, want 5", n)

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 
@@ -32,10 +33,12 @@ func externalSwitchSet(name, decode string, decodeSpec ...string) string {
 }
 
 // TestAccDisaggregatedSet_v010ExternalSwitch: an autoscaler scales an External role to 4 groups
-// through the role scaler's scale subresource; the refresh records the 4 running groups in the
-// state and the footprint (the role's own replicas still say 1); switching the role to Static with
-// replicas = 2 plans the real change, "4 running groups -> 2", and allow_group_restarts = false
-// refuses it; the apply scales the role down to 2, and the next plan is empty.
+// through the role scaler's scale subresource; once they run (the scaler's status.replicas, which
+// the controller writes), the refresh records the 4 running groups in the state and the footprint
+// (the role's own replicas still say 1); switching the role to Static with replicas = 2 plans the
+// real change, "4 running groups -> 2", with allow_group_restarts = false too (removing groups is
+// scaling, not a restart: the guard's rule); the apply scales the role down to 2, and the next
+// plan is empty.
 func TestAccDisaggregatedSet_v010ExternalSwitch(t *testing.T) {
 	skipUnlessV010Controller(t)
 	acctest.SkipAfterFirstCLI(t)
@@ -46,8 +49,7 @@ func TestAccDisaggregatedSet_v010ExternalSwitch(t *testing.T) {
 	scRI := c.Dynamic().Resource(disaggregatedset.RoleScalerKind.GVR()).Namespace("default")
 	dsRI := c.Dynamic().Resource(disaggregatedset.Kind.GVR()).Namespace("default")
 	externalCfg := pc + externalSwitchSet(name, `scaling = { mode = "External" }`)
-	staticCfg := pc + externalSwitchSet(name, `scaling = { mode = "Static" }`, "replicas = 2")
-	guarded := strings.Replace(staticCfg, `timeouts = {`, "allow_group_restarts = false\n  timeouts = {", 1)
+	guarded := strings.Replace(pc+externalSwitchSet(name, `scaling = { mode = "Static" }`, "replicas = 2"), `timeouts = {`, "allow_group_restarts = false\n  timeouts = {", 1)
 	decodeGroups := tfjsonpath.New("footprint").AtMapKey("roles").AtMapKey("decode").AtMapKey("groups")
 	decodeGPUs := tfjsonpath.New("footprint").AtMapKey("roles").AtMapKey("decode").AtMapKey("requests").AtMapKey("nvidia.com/gpu")
 	var w kubetest.Warnings
@@ -61,8 +63,14 @@ func TestAccDisaggregatedSet_v010ExternalSwitch(t *testing.T) {
 					if _, err := scRI.Patch(context.Background(), name+"-decode", types.MergePatchType, patch, metav1.PatchOptions{FieldManager: "hpa"}, "scale"); err != nil {
 						t.Fatal(err)
 					}
-					err := wait.PollUntilContextTimeout(context.Background(), time.Second, time.Minute, true, func(context.Context) (bool, error) {
-						return lwsReplicas(t, lwsRI, name, "decode", 4)(nil) == nil, nil
+					err := wait.PollUntilContextTimeout(context.Background(), time.Second, time.Minute, true, func(ctx context.Context) (bool, error) {
+						scaled := lwsReplicas(t, lwsRI, name, "decode", 4)(nil) == nil
+						sc, err := scRI.Get(ctx, name+"-decode", metav1.GetOptions{})
+						if err != nil {
+							return false, nil //nolint:nilerr // polled again
+						}
+						running, _, _ := unstructured.NestedInt64(sc.Object, "status", "replicas")
+						return scaled && running == 4, nil
 					})
 					if err != nil {
 						t.Fatalf("the controller did not scale decode to 4: %v", err)
@@ -77,13 +85,9 @@ func TestAccDisaggregatedSet_v010ExternalSwitch(t *testing.T) {
 				},
 				Check: decodeReplicasIs(dsRI, name, 1), // the role's own value, which the controller ignores
 			},
-			{ // the guard refuses removing groups that serve
-				Config:      guarded,
-				ExpectError: kubetest.Wrapped("allow_group_restarts = false, and", "4 running groups -> 2: 2 groups of 8 GPUs removed"),
-			},
-			{
+			{ // the guard lets removing groups through, with the warning
 				PreConfig: func() { w.TakePlan() },
-				Config:    staticCfg,
+				Config:    guarded,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(addr, decodeReplicasPath, knownvalue.Int64Exact(2)),
@@ -95,7 +99,7 @@ func TestAccDisaggregatedSet_v010ExternalSwitch(t *testing.T) {
 					lwsReplicas(t, lwsRI, name, "decode", 2),
 				),
 			},
-			{Config: staticCfg, PlanOnly: true},
+			{Config: guarded, PlanOnly: true},
 		},
 	})
 }

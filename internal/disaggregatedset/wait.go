@@ -86,6 +86,16 @@ func rolloutStatus(ds *disaggv1.DisaggregatedSet, lwss []*unstructured.Unstructu
 			}
 			if labels[disaggv1.RevisionLabelKey] == revision {
 				slice := labels[disaggv1.SliceLabelKey]
+				if slice == "" && slices > 1 {
+					// A v0.9.0 LeaderWorkerSet (no slice label) of the current revision, with slices
+					// raised above 1: v0.10.0 deletes it before it creates any other slice and
+					// recreates slice 0 in slice-aware form (recreateLegacySlice0,
+					// pkg/controllers/disaggregatedset/disaggregatedset_controller.go, lws 2161f38).
+					// Slice 0 is done only once its slice-labelled LeaderWorkerSet is, so the wait
+					// cannot end before the controller has acted.
+					goingAway = append(goingAway, fmt.Sprintf("LeaderWorkerSet %s of v0.9.0 (slice 0, recreated in slice-aware form)", u.GetName()))
+					continue
+				}
 				if !sliceWanted(slice, slices) {
 					// A slice beyond spec.slices after a scale-down: the controller deletes its
 					// LeaderWorkerSets; the rollout is over when they are gone.

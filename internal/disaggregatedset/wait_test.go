@@ -191,6 +191,37 @@ func TestRolloutDoneSlices(t *testing.T) {
 	}
 }
 
+// A set of v0.9.0 (LeaderWorkerSets without the slice label) applied with slices = 2 under
+// v0.10.0: the controller deletes the legacy slice 0 and recreates it slice-aware
+// (recreateLegacySlice0, disaggregatedset_controller.go, lws 2161f38). Right after the apply,
+// before the controller acts, only the legacy LeaderWorkerSets exist, ready: the rollout is not
+// done; nor while slice 1 exists beside them; it is once slice 0 is slice-labelled.
+func TestRolloutDoneLegacySlice0(t *testing.T) {
+	ds := dsfixture.Pair()
+	ds.Spec.Slices = ptrInt32(2)
+	rules.SetDefaults(ds, k8sschema.NullValue(node()))
+	rev := rules.ComputeRevision(ds.Spec.Roles)
+	legacy := []*unstructured.Unstructured{lwsOf(ds, "prefill", rev, 2, 2), lwsOf(ds, "decode", rev, 4, 4)}
+	done, reason := RolloutDone(ds, legacy)
+	if done || !strings.Contains(reason, "role prefill: no LeaderWorkerSet of revision "+rev) ||
+		!strings.Contains(reason, "LeaderWorkerSet llama-"+rev+"-prefill of v0.9.0 (slice 0, recreated in slice-aware form) not gone yet") {
+		t.Errorf("before the controller acts: %v %q", done, reason)
+	}
+	withSlice1 := append(legacy, slicedLWS(ds, "prefill", "1", 2, 2), slicedLWS(ds, "decode", "1", 4, 4))
+	if done, reason := RolloutDone(ds, withSlice1); done || !strings.Contains(reason, "1 of 2 slices have a LeaderWorkerSet of revision") {
+		t.Errorf("slice 1 beside the legacy slice 0: %v %q", done, reason)
+	}
+	migrated := append(withSlice1[2:], slicedLWS(ds, "prefill", "0", 2, 2), slicedLWS(ds, "decode", "0", 4, 4))
+	if done, reason := RolloutDone(ds, migrated); !done {
+		t.Errorf("migrated: %q", reason)
+	}
+	// With one slice, v0.10.0 adopts the legacy LeaderWorkerSets as slice 0 (GetForRole).
+	ds.Spec.Slices = nil
+	if done, reason := RolloutDone(ds, legacy); !done {
+		t.Errorf("one slice, legacy: %q", reason)
+	}
+}
+
 func ptrInt32(n int32) *int32 { return &n }
 
 // The status of upstream main: observedGeneration, role statuses summed over the slices, an

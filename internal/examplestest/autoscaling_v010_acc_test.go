@@ -67,8 +67,16 @@ func TestAccExample_disaggregatedAutoscalingSwitch(t *testing.T) {
 					if _, err := scRI.Patch(context.Background(), set+"-decode", types.MergePatchType, patch, metav1.PatchOptions{FieldManager: "hpa"}, "scale"); err != nil {
 						t.Fatal(err)
 					}
-					err := wait.PollUntilContextTimeout(context.Background(), time.Second, time.Minute, true, func(context.Context) (bool, error) {
-						return decodeGroups(lwsRI, set, 3)(nil) == nil, nil
+					// The refresh records the groups that run: the scaler's status, which the controller
+					// writes once the LeaderWorkerSet has them.
+					err := wait.PollUntilContextTimeout(context.Background(), time.Second, time.Minute, true, func(ctx context.Context) (bool, error) {
+						scaled := decodeGroups(lwsRI, set, 3)(nil) == nil
+						sc, err := scRI.Get(ctx, set+"-decode", metav1.GetOptions{})
+						if err != nil {
+							return false, nil //nolint:nilerr // polled again
+						}
+						running, _, _ := unstructured.NestedInt64(sc.Object, "status", "replicas")
+						return scaled && running == 3, nil
 					})
 					if err != nil {
 						t.Fatalf("the controller did not scale decode to 3: %v", err)

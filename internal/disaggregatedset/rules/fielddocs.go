@@ -20,8 +20,8 @@ var ownFieldDocs = map[reflect.Type]map[string]string{
 		"status": "Current state reported by the DisaggregatedSet controller.",
 	},
 	reflect.TypeOf(disaggv1.DisaggregatedSetSpec{}): {
-		"roles":           "The roles (for example `prefill` and `decode`), each with the template of the LeaderWorkerSet the controller creates for it. A change to any role's `leader_worker_template` starts a coordinated rolling update of all roles; a change of `replicas` only scales that role.",
-		"slices":          "Number of copies (slices) of the whole set of roles, 1 to 100; each slice has its own LeaderWorkerSet per role (label `disaggregatedset.x-k8s.io/slice`) and rolls out on its own. Changing it scales the copies without a rollout. Defaults to 1. Must stay 1 while a role is `External`. LeaderWorkerSet v0.10.0 and later.",
+		"roles":           "The roles (for example `prefill` and `decode`), each with the template of the LeaderWorkerSet the controller creates for it. A change to any role's `name` or `leader_worker_template` starts a coordinated rolling update of all roles; a change of `replicas` only scales that role; the other fields of a role are copied into its LeaderWorkerSets only when the controller creates them, so their changes reach the running groups with the next rolling update.",
+		"slices":          "Number of copies (slices) of the whole set of roles, 1 to 100; each slice has its own LeaderWorkerSet per role (label `disaggregatedset.x-k8s.io/slice`) and rolls out on its own. Changing it adds or deletes whole slices without a rollout; raising it from 1 deletes and recreates slice 0 at once when its LeaderWorkerSets were created by the v0.9.0 controller (without the slice label). Defaults to 1. Must stay 1 while a role is `External`. LeaderWorkerSet v0.10.0 and later.",
 		"placementPolicy": "How a slice's roles are co-located and the slices spread over topology domains; the controller adds pod affinity to the LeaderWorkerSets it creates, so a change takes effect at the next rollout. LeaderWorkerSet v0.10.0 and later.",
 	},
 	reflect.TypeOf(disaggv1.PlacementPolicy{}): {
@@ -29,23 +29,24 @@ var ownFieldDocs = map[reflect.Type]map[string]string{
 		"topology": "Node label key that defines a domain (for example `topology.kubernetes.io/zone`); required unless `type` is `None`. A role may not then carry the LeaderWorkerSet exclusive-topology annotations.",
 	},
 	reflect.TypeOf(disaggv1.RoleScaling{}): {
-		"mode": "`Static` (the default: the role's `replicas`) or `External`: the controller creates a DisaggregatedSetRoleScaler named `<set>-<role>` whose scale subresource an autoscaler (HorizontalPodAutoscaler, KEDA) drives, and ignores the role's `replicas`. The provider then never sends the role's `replicas` and never reports a change of it as drift; switching back to `Static` plans and sends the role's `replicas` again (the configured value, or the default 1), taking it back from whoever changed it. The plan of that switch warns with the change from the groups that run, e.g. `4 running groups -> 2: 2 groups of 8 GPUs removed`, and with `allow_group_restarts = false` a switch that removes running groups fails at plan on the role's `replicas`, as a restart does.",
+		"mode": "`Static` (the default: the role's `replicas`) or `External`: the controller creates a DisaggregatedSetRoleScaler named `<set>-<role>` whose scale subresource an autoscaler (HorizontalPodAutoscaler, KEDA) drives, and ignores the role's `replicas`. The provider then never sends the role's `replicas` and never reports a change of it as drift; switching back to `Static` plans and sends the role's `replicas` again (the configured value, or the default 1), taking it back from whoever changed it. The plan of that switch warns with the change from the groups that run (the role scaler's status), e.g. `4 running groups -> 2: 2 groups of 8 GPUs removed`; removing groups is scaling, not a restart, so `allow_group_restarts = false` lets it through, as it does a lower `replicas`.",
 	},
 	reflect.TypeOf(disaggv1.DisaggregatedRoleSpec{}): {
 		"name":    "Name of the role, unique in the list; it is part of the names of the role's LeaderWorkerSets and Services and the value of their `disaggregatedset.x-k8s.io/role` label.",
 		"scaling": "Where the role's replica count comes from; without it, the role's `replicas` (`Static`). LeaderWorkerSet v0.10.0 and later.",
 	},
 	reflect.TypeOf(releasedlws.LeaderWorkerSetTemplateSpec{}): {
-		"metadata": "Metadata of the role's LeaderWorkerSet.",
+		"metadata": "Metadata of the role's LeaderWorkerSet, copied when the controller creates one (a new revision or slice): a change reaches the running LeaderWorkerSets with the next rolling update.",
 		"spec":     "The role's LeaderWorkerSet spec, with every rule of `kubeinfer_leaderworkerset`'s `spec` (fields of newer LeaderWorkerSet releases are not in the v0.9.0 DisaggregatedSet API).",
 	},
 	reflect.TypeOf(releasedlws.LeaderWorkerSetSpec{}): {
-		"startupPolicy": "When the workers of a group are created: `LeaderCreated` as soon as the leader pod exists, `LeaderReady` only once the leader pod is ready.",
+		"startupPolicy": "When the workers of a group are created: `LeaderCreated` as soon as the leader pod exists, `LeaderReady` only once the leader pod is ready. Copied into the role's LeaderWorkerSets when the controller creates them: a change reaches the running groups with the next rolling update.",
+		"networkConfig": "Network settings of the groups. Copied into the role's LeaderWorkerSets when the controller creates them: a change reaches the running groups with the next rolling update.",
 		"replicas":      "Number of leader-worker groups of the role.",
 	},
 	reflect.TypeOf(releasedlws.RolloutStrategy{}): {
 		"type":                       "Kind of rollout of the role's LeaderWorkerSet.",
-		"rollingUpdateConfiguration": "Pace of the role's LeaderWorkerSet during its own rolling updates: `max_unavailable` and `max_surge`. The DisaggregatedSet rolls a new template out by creating a new LeaderWorkerSet per role, so these mostly matter for changes made to the LeaderWorkerSets directly.",
+		"rollingUpdateConfiguration": "Pace of the DisaggregatedSet's rolling update of a new template: the controller adds the role's new groups and drains its old ones `max_surge` at a time (without surge, `max_unavailable`), every role in one shared number of steps (the most any role needs), and keeps at most `replicas + max_surge` groups of the role. It reads them from the set at each step; the copy in the role's LeaderWorkerSets, made when they are created, is not used, as the controller never changes their template.",
 	},
 	reflect.TypeOf(releasedlws.RollingUpdateConfiguration{}): {
 		"partition": "Not supported by the DisaggregatedSet: leave it at 0.",

@@ -73,7 +73,12 @@ var Kind = &kindrules.Kind{
 				"wait ends at once with an error that quotes the event, on create too. Defaults to `true`."},
 		lwsrules.AttrAllowGroupRestarts: lwsrules.AllowGroupRestartsAttribute("groups (a change of any role's " +
 			"`name` or `leader_worker_template` recreates every group of every role, as the controller's revision covers all roles; " +
-			"switching an `External` role to `Static` with fewer `replicas` than the groups that run removes serving groups, and is refused too)"),
+			"raising `slices` from 1 without such a change recreates slice 0 at once when its LeaderWorkerSets were created by the v0.9.0 " +
+			"controller, which the plan cannot tell, so it is refused too. The rule for groups removed: removing groups is scaling, not a " +
+			"restart, and passes: a lower `replicas`, fewer `slices`, or an `External` role switched to `Static` below the groups that run, " +
+			"each with a warning that counts the groups and GPUs removed. A change of a role's `metadata`, `startup_policy`, `network_config` " +
+			"or `rollout_strategy`, or of `placement_policy`, restarts nothing: the controller applies it only to the LeaderWorkerSets it " +
+			"creates later, which the plan says in a warning)"),
 	},
 	ExtraDefaults: map[string]tftypes.Value{
 		AttrWaitForRollout:              tftypes.NewValue(tftypes.Bool, true),
@@ -136,14 +141,14 @@ func buildNode() *k8sschema.Node {
 		Notes: map[string]string{
 			"spec.roles":           "2 to 10 roles with unique names. Either every role has `replicas = 0` or none has.",
 			role + "name":          "1 to 63 lowercase letters, digits and `-`, starting and ending with a letter or digit. It becomes part of the LeaderWorkerSet's name (`<name>-<revision>-<role>`), which must stay within the limits of `kubeinfer_leaderworkerset`'s name.",
-			spec + "replicas":      "Defaults to 1. Zero for all roles or for none (on v0.10.0, of the roles that are not `External`). For an `External` role it may not be set (a plan-time error), is not sent and never drifts: the refresh records the groups that run (the role scaler's `spec.replicas`, else the role's LeaderWorkerSets of the current revision), which the footprint and the rollout warning count; see `scaling`.",
+			spec + "replicas":      "Defaults to 1. Zero for all roles or for none (on v0.10.0, of the roles that are not `External`). For an `External` role it may not be set (a plan-time error), is not sent and never drifts: the refresh records the groups that run (the role scaler's `status.replicas`: the groups the controller counts over the role's LeaderWorkerSets of every revision; not its `spec.replicas`, what the autoscaler asks for), which the footprint, the rollout warning and a switch back to `Static` count; see `scaling`.",
 			spec + "startupPolicy": "One of `LeaderCreated` (default) or `LeaderReady`.",
 			lwt + "size":           "Defaults to `1`; must be at least 1, and `replicas * size` at most 2147483647.",
 			lwt + "restartPolicy":  "One of `RecreateGroupOnPodRestart` (default), `RecreateGroupAfterStart`, `None`, or the deprecated `Default`.",
 			lwt + "subGroupPolicy.subGroupPolicyType": "One of `LeaderWorker` (default) or `LeaderExcluded`.",
 			lwt + "subGroupPolicy.subGroupSize":       "Required when `sub_group_policy` is set; at least 1 and at most `size`.",
 			lwt + "leaderTemplate":                    "Optional: without it the leader uses the worker template. Validated at plan time as the API server validates it: in the LeaderWorkerSet (the CRD's list keys, the webhook) and in the StatefulSet created from it.",
-			lwt + "workerTemplate":                    "Required. Validated at plan time as the API server validates it: in the LeaderWorkerSet (the CRD's list keys, the webhook) and in the StatefulSet created from it. The controller adds the labels `app = \"<name>-<role>\"`, `disaggregatedset.x-k8s.io/name`, `disaggregatedset.x-k8s.io/role` and `disaggregatedset.x-k8s.io/revision` to the pods, which Services and routers can select.",
+			lwt + "workerTemplate":                    "Required. Validated at plan time as the API server validates it: in the LeaderWorkerSet (the CRD's list keys, the webhook) and in the StatefulSet created from it. The controller adds the labels `app`, `disaggregatedset.x-k8s.io/name`, `disaggregatedset.x-k8s.io/role` and `disaggregatedset.x-k8s.io/revision` to the pods, which Services and routers can select: v0.9.0 sets `app = \"<name>-<role>\"`; v0.10.0 sets `app = \"<name>-<slice>-<role>\"` (`<name>-0-<role>` with one slice) and the label `disaggregatedset.x-k8s.io/slice`. Pods created by v0.9.0 keep their `app` under v0.10.0 until the next template change (or, with `slices` raised, slice 0's recreation), so a selector meant for both releases and every slice selects `disaggregatedset.x-k8s.io/name` and `disaggregatedset.x-k8s.io/role` rather than `app`.",
 			spec + "rolloutStrategy.type":             "Only `RollingUpdate` (the default when `rollout_strategy` is set).",
 			ru + "partition":                          "Defaults to 0; must stay 0: the DisaggregatedSet rolls out across roles itself.",
 			ru + "maxUnavailable":                     "Defaults to `\"1\"` when `rolling_update_configuration` is set. A number or a percentage up to 100%; not 0 when `max_surge` is 0.",
@@ -160,7 +165,7 @@ func buildNode() *k8sschema.Node {
 			"metadata.resourceVersion":    "Version of the object in the server's storage.",
 			"metadata.generation":         "Sequence number of spec changes, set by the server.",
 			role + "metadata":             "Labels and annotations of the LeaderWorkerSet created for this role.",
-			role + "metadata.labels":      "Labels of the role's LeaderWorkerSet; the controller adds `app`, `disaggregatedset.x-k8s.io/name`, `disaggregatedset.x-k8s.io/role` and `disaggregatedset.x-k8s.io/revision`, which win over a label of the same key.",
+			role + "metadata.labels":      "Labels of the role's LeaderWorkerSet; the controller adds `app` (`<name>-<role>` on v0.9.0, `<name>-<slice>-<role>` on v0.10.0), `disaggregatedset.x-k8s.io/name`, `disaggregatedset.x-k8s.io/role`, `disaggregatedset.x-k8s.io/revision` and, on v0.10.0, `disaggregatedset.x-k8s.io/slice`, which win over a label of the same key. The controller copies these labels only when it creates the LeaderWorkerSet (a new revision or slice): a change waits for the next template change.",
 			role + "metadata.annotations": "Annotations of the role's LeaderWorkerSet.",
 			"status":                      "Current state reported by the DisaggregatedSet controller. The released controllers, v0.9.0 and v0.10.0, write none, so it stays empty and the rollout wait reads the role LeaderWorkerSets; v0.10.0 reports an `External` role's groups on its role scaler (`kubeinfer_disaggregatedset_role_scaler`), and the state records them in the role's `replicas`.",
 		},

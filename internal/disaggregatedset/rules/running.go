@@ -83,25 +83,56 @@ func groupContent(g footprint.Group) string {
 	return gpus.String() + " GPUs"
 }
 
-func scaleChangePlan(newObj, oldObj *disaggv1.DisaggregatedSet, allowRestarts bool) ([]kindrules.Warning, field.ErrorList) {
+// scaleChangePlan warns of each role leaving External with another count than the groups that
+// run. Removing groups is scaling, not a restart: the guard lets it through, as it lets a lower
+// replicas or fewer slices through (the rule of allow_group_restarts, see rules.go), and the
+// warning counts the groups and GPUs removed.
+func scaleChangePlan(newObj, oldObj *disaggv1.DisaggregatedSet) []kindrules.Warning {
 	var warnings []kindrules.Warning
-	var errs field.ErrorList
 	for _, c := range scaleChanges(newObj, oldObj) {
-		p := field.NewPath("spec", "roles").Index(c.Index).Child("spec", "replicas")
-		if c.Target < c.Running && !allowRestarts {
-			errs = append(errs, field.Forbidden(p, fmt.Sprintf("allow_group_restarts = false, and switching role %q of %s/%s from External "+
-				"to Static removes groups that serve: %s (running: the role scaler's count at the last refresh). Set replicas to "+
-				"at least %d, or set allow_group_restarts = true to scale the role down.",
-				c.Role, newObj.Namespace, newObj.Name, c.Message(), c.Running)))
-			continue
-		}
-		msg := fmt.Sprintf("Role %q of %s/%s switches from External to Static scaling: %s (running: the role scaler's count at "+
+		msg := fmt.Sprintf("Role %q of %s/%s switches from External to Static scaling: %s (running: the groups the role scaler's status counted at "+
 			"the last refresh). The controller deletes the role scaler %q and sizes the role's LeaderWorkerSets to replicas; an "+
 			"autoscaler that targets the scaler no longer has a target.",
 			c.Role, newObj.Namespace, newObj.Name, c.Message(), ScalerName(newObj.Name, c.Role))
+		if c.Target < c.Running {
+			msg += " The groups removed stop serving; allow_group_restarts does not hold a scale-down back, as it restarts no group."
+		}
 		warnings = append(warnings, kindrules.Warning{Summary: "Role " + c.Role + " of DisaggregatedSet " + newObj.Namespace + "/" + newObj.Name + " leaves External scaling", Detail: msg})
 	}
-	return warnings, errs
+	return warnings
+}
+
+// legacySlice0Plan is the plan of raising slices from 1 without a new revision. The v0.10.0
+// controller then first deletes a slice 0 that the v0.9.0 controller created (LeaderWorkerSets
+// named <set>-<revision>-<role> without the slice label, and their Services) and recreates it in
+// slice-aware form, every group of slice 0 at once (recreateLegacySlice0,
+// pkg/controllers/disaggregatedset/disaggregatedset_controller.go, lws 2161f38; a slice 0 of an
+// older revision is left to the rolling update instead). Whether slice 0 is such a one is on the
+// cluster only (a set created before the upgrade to v0.10.0 and not rolled out since), not in the
+// configuration or the state: the plan warns, and the guard refuses.
+func legacySlice0Plan(newObj, oldObj *disaggv1.DisaggregatedSet, allowRestarts bool) ([]kindrules.Warning, field.ErrorList) {
+	if SlicesOf(oldObj) != 1 || SlicesOf(newObj) <= 1 || ComputeRevision(newObj.Spec.Roles) != ComputeRevision(oldObj.Spec.Roles) {
+		return nil, nil
+	}
+	groups, counts := int64(0), make([]string, 0, len(oldObj.Spec.Roles))
+	for i := range oldObj.Spec.Roles {
+		n := int64(replicasOrDefault(&oldObj.Spec.Roles[i]))
+		groups += n
+		counts = append(counts, fmt.Sprintf("%s %d", oldObj.Spec.Roles[i].Name, n))
+	}
+	name := newObj.Namespace + "/" + newObj.Name
+	what := fmt.Sprintf("if the LeaderWorkerSets of %s were created by the LeaderWorkerSet v0.9.0 controller (named %s-<revision>-<role>, "+
+		"without the label %s: a set created before the upgrade to v0.10.0 and not rolled out since), the v0.10.0 controller first deletes "+
+		"them and their Services and recreates slice 0 in slice-aware form (recreateLegacySlice0): all %s of slice 0 (%s) restart at once, "+
+		"not by a rolling update", name, newObj.Name, disaggv1.SliceLabelKey, groupCount(groups, ""), strings.Join(counts, ", "))
+	check := fmt.Sprintf("kubectl get leaderworkersets -n %s -l %s=%s -L %s", newObj.Namespace, disaggv1.SetNameLabelKey, newObj.Name, disaggv1.SliceLabelKey)
+	if !allowRestarts {
+		return nil, field.ErrorList{field.Forbidden(specPath.Child("slices"), fmt.Sprintf("allow_group_restarts = false, and raising slices from 1: "+
+			"%s. The plan cannot tell from the configuration or the state whether they were (`%s` shows the slice label); a set "+
+			"whose LeaderWorkerSets carry it restarts nothing. Set allow_group_restarts = true for this apply to raise slices.", what, check))}
+	}
+	return []kindrules.Warning{{Path: specPath.Child("slices"), Summary: "Slice 0 of DisaggregatedSet " + name + " may restart",
+		Detail: "raising slices from 1: " + what + ". A set created or rolled out by v0.10.0 restarts nothing; `" + check + "` shows which."}}, nil
 }
 
 func slicesChangePlan(newObj, oldObj *disaggv1.DisaggregatedSet) []kindrules.Warning {
@@ -136,6 +167,9 @@ func slicesChangePlan(newObj, oldObj *disaggv1.DisaggregatedSet) []kindrules.War
 	msg := fmt.Sprintf("slices %d -> %d: %s %s: %d groups (%d per slice: %s)", from, to, which, verb, groups*int64(n), groups, strings.Join(counts, ", "))
 	if !gpus.IsZero() {
 		msg += fmt.Sprintf(", %s GPUs", gpus.String())
+	}
+	if to < from {
+		msg += ". The groups removed stop serving; allow_group_restarts does not hold a scale-down back, as it restarts no group"
 	}
 	return []kindrules.Warning{{Summary: "Slices of DisaggregatedSet " + newObj.Namespace + "/" + newObj.Name + " " + strings.SplitN(verb, " ", 2)[0], Detail: msg}}
 }

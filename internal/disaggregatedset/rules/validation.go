@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -409,7 +410,6 @@ func hasNameError(errs field.ErrorList) bool {
 	return false
 }
 
-// written reports whether the configuration sets the attribute at a JSON path.
 // checkWritten forbids replicas written on an External role, known or not. The v0.10.0 webhook
 // warns about replicas above 1 there (validate); the provider does not send them at all
 // (applyBody), and the state records the groups that run: no written value could be both
@@ -438,12 +438,21 @@ func checkWritten(config tftypes.Value) field.ErrorList {
 			!written(config, fmt.Sprintf("spec.roles[%d].spec.replicas", i)) {
 			continue
 		}
+		var replicas *int64
+		if v, ok := k8sschema.ValueAt(node(), config, fmt.Sprintf("spec.roles[%d].spec.replicas", i)); ok && v.IsKnown() {
+			var f big.Float
+			if v.As(&f) == nil {
+				n, _ := f.Int64()
+				replicas = &n
+			}
+		}
 		errs = append(errs, field.Forbidden(rolesPath.Index(i).Child("spec", "replicas"),
-			externalReplicasError(knownString("metadata.name"), knownString(fmt.Sprintf("spec.roles[%d].name", i)))))
+			externalReplicasError(knownString("metadata.name"), knownString(fmt.Sprintf("spec.roles[%d].name", i)), replicas)))
 	}
 	return errs
 }
 
+// written reports whether the configuration sets the attribute at a JSON path.
 func written(config tftypes.Value, path string) bool {
 	v, ok := k8sschema.ValueAt(node(), config, path)
 	return ok && !v.IsNull()

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	releasedlws "sigs.k8s.io/lws/api/leaderworkerset/v1"
+	releasedutils "sigs.k8s.io/lws/pkg/utils/disaggregatedset"
 
 	disaggv1 "github.com/kubeinfer/terraform-provider-kubeinfer/internal/apis/disaggregatedset/v1"
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/disaggregatedset/dsfixture"
@@ -161,12 +162,34 @@ func TestCheckConfigV010(t *testing.T) {
 		t.Errorf("errors:\n  %s", strings.Join(got, "\n  "))
 	}
 	written := errorStrings(checkWritten(config))
-	wantWritten := `spec.roles[1].spec.replicas: Forbidden: role "decode" has scaling.mode = "External": its replicas are set through the DisaggregatedSetRoleScaler "llama-decode" (by an autoscaler such as a HorizontalPodAutoscaler or KEDA), the controller ignores the role's own replicas, and the provider does not send them; remove replicas from this role (the state records the groups that run)`
-	if len(written) != 1 || written[0] != wantWritten {
+	wantWritten := `spec.roles[1].spec.replicas: Forbidden: role "decode" has scaling.mode = "External": its replicas are set through the DisaggregatedSetRoleScaler "llama-decode" (by an autoscaler such as a HorizontalPodAutoscaler or KEDA), the controller ignores the role's own replicas, and the provider does not send them; remove replicas from this role (the state records the groups that run). The LeaderWorkerSet v0.10.0 webhook accepts it with the warning "role \"decode\" sets scaling.mode: External and spec.replicas: 4 — spec.replicas is ignored; drive replicas via DisaggregatedSetRoleScaler \"llama-decode\" instead"; the provider is stricter`
+	if len(written) != 1 || !strings.HasPrefix(written[0], wantWritten) {
 		t.Errorf("checkWritten:\n  %s", strings.Join(written, "\n  "))
+	}
+	if len(written) == 1 && !strings.Contains(written[0], "the provider is stricter because Terraform requires a written value to be the planned and the stored value") {
+		t.Errorf("checkWritten does not say why it is stricter than the webhook: %s", written[0])
 	}
 	if len(warnings) != 0 {
 		t.Errorf("warnings: %+v", warnings)
+	}
+}
+
+// TestExternalReplicasError: the error on replicas written on an External role quotes the v0.10.0
+// webhook's warning (DisaggregatedSetWebhook.validate, lws 2161f38) where the webhook gives one
+// (above 1), and says it accepts the value otherwise.
+func TestExternalReplicasError(t *testing.T) {
+	one, four := int64(1), int64(4)
+	for _, c := range []struct {
+		replicas *int64
+		want     string
+	}{
+		{&four, `webhook accepts it with the warning "role \"decode\" sets scaling.mode: External and spec.replicas: 4 — spec.replicas is ignored; drive replicas via DisaggregatedSetRoleScaler \"llama-decode\" instead"; the provider is stricter`},
+		{&one, "webhook accepts 1 without a warning (it warns above 1); the provider is stricter"},
+		{nil, "webhook accepts it without a warning at 0 or 1 and warns above 1; the provider is stricter"},
+	} {
+		if got := externalReplicasError("llama", "decode", c.replicas); !strings.Contains(got, c.want) {
+			t.Errorf("%v:\n%s\nwant it to contain\n%s", c.replicas, got, c.want)
+		}
 	}
 }
 
@@ -233,6 +256,48 @@ func TestRoleNameLimitsV010(t *testing.T) {
 			if got := nameVerdict(ds); got != want {
 				t.Errorf("role %s, size %d, a name of %d characters: %s, want %s", tc.role, tc.size, n, got, want)
 			}
+		}
+	}
+}
+
+// TestAppLabelDocumented: the pods' app label as the attribute descriptions say it, against the
+// released v0.9.0 GenerateLabels and the port of v0.10.0's (roleObjectName: GenerateLabels,
+// pkg/utils/disaggregatedset/utils.go, lws 2161f38), slice 0 included.
+func TestAppLabelDocumented(t *testing.T) {
+	ds := dsfixture.Pair()
+	rev := ComputeRevision(ds.Spec.Roles)
+	forms := map[string]string{
+		"`app = \"<name>-<role>\"`":         releasedutils.GenerateLabels(ds.Name, "decode", rev)["app"],
+		"`app = \"<name>-<slice>-<role>\"`": "",
+		"`<name>-0-<role>` with one slice":  "",
+	}
+	_, labels := roleObjectName(ds, "decode", rev, true)
+	forms["`<name>-0-<role>` with one slice"] = labels["app"]
+	ds.Spec.Slices = ptr.To[int32](3)
+	_, labels = roleObjectName(ds, "decode", rev, true)
+	forms["`app = \"<name>-<slice>-<role>\"`"] = labels["app"]
+	if labels[disaggv1.SliceLabelKey] != "2" {
+		t.Errorf("v0.10.0 labels: %v", labels)
+	}
+	want := map[string]string{
+		"`app = \"<name>-<role>\"`":         "llama-decode",
+		"`app = \"<name>-<slice>-<role>\"`": "llama-2-decode",
+		"`<name>-0-<role>` with one slice":  "llama-0-decode",
+	}
+	role := node().FieldJSON("spec").FieldJSON("roles").Elem
+	doc := k8sschema.NodeAt(role, "spec.leaderWorkerTemplate.workerTemplate").Description
+	for form, got := range forms {
+		if got != want[form] {
+			t.Errorf("%s: the controller's label is %q, want %q", form, got, want[form])
+		}
+		if !strings.Contains(doc, form) {
+			t.Errorf("the worker template's description lacks %s: %s", form, doc)
+		}
+	}
+	meta := k8sschema.NodeAt(role, "metadata.labels").Description
+	for _, form := range []string{"`<name>-<role>` on v0.9.0", "`<name>-<slice>-<role>` on v0.10.0", "on v0.10.0, `disaggregatedset.x-k8s.io/slice`"} {
+		if !strings.Contains(meta, form) {
+			t.Errorf("the role labels' description lacks %s: %s", form, meta)
 		}
 	}
 }
