@@ -163,11 +163,28 @@ func (a *restartAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	// The Warning events on the set, its StatefulSets and its pods are quoted in the progress,
+	// and a refusal that does not clear by itself ends the wait (kube.FailOnWarningEvents); a
+	// permission the wait lacks is a warning.
+	r.start = time.Now()
+	ctx, notes := kube.WithWaitReport(ctx, func(msg string) { r.progress(r.elapsed() + msg) })
+	var read []metav1.Object
+	if live, _, gerr := r.get(ctx); gerr == nil {
+		read = append(read, live)
+	}
+	since := time.Now().Add(-time.Second).Truncate(time.Second)
 	var summary string
-	if groups == nil {
-		summary, err = r.rolling(ctx)
-	} else {
-		summary, err = r.groups(ctx, groups)
+	err = kube.FailOnWarningEvents(ctx, dyn, namespace, since, kube.NewFollowedObjects(lwswait.EventConcerns(r.name), read...), func(ctx context.Context) error {
+		var werr error
+		if groups == nil {
+			summary, werr = r.rolling(ctx)
+		} else {
+			summary, werr = r.groups(ctx, groups)
+		}
+		return werr
+	})
+	for _, note := range notes() {
+		resp.Diagnostics.AddWarning("The provider lacks a permission the action's wait uses", "The restart of "+r.ns+"/"+r.name+": "+note)
 	}
 	if err != nil {
 		var bad *badGroupsError
