@@ -90,7 +90,17 @@ func MissingPermission(group, resource, verb, namespace string) string {
 		gr = resource + "." + group
 	}
 	msg := fmt.Sprintf("cannot %s %s %s: the provider's credentials lack %q on %q", verb, gr, where, verb, gr)
-	if p, ok := PermissionFor("", group, resource, verb); ok {
+	// A request across namespaces is a ClusterRole's (the placement preview's pods), one in a
+	// namespace a Role's.
+	var p Permission
+	ok := false
+	for _, c := range Permissions {
+		if c.Group == group && slices.Contains(c.Resources, resource) && slices.Contains(c.Verbs, verb) &&
+			(!ok || ClusterRole(c.Role) == (namespace == "")) {
+			p, ok = c, true
+		}
+	}
+	if ok {
 		msg += ": " + p.Without + fmt.Sprintf(". Grant %s on %s (%s; the guide \"Running in a pod\" lists every permission).",
 			strings.Join(p.Verbs, ", "), gr, p.For)
 	}
