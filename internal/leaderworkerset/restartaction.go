@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/action/timeouts"
@@ -153,13 +154,19 @@ func (a *restartAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 	if a.data.FieldManager != "" {
 		manager = a.data.FieldManager
 	}
+	var progressMu sync.Mutex
 	r := &restart{
-		dyn:      dyn,
-		ri:       dyn.Resource(Kind.GVR()).Namespace(namespace),
-		ns:       namespace,
-		name:     m.Metadata.Name.ValueString(),
-		manager:  manager + restartManagerSuffix,
-		progress: func(msg string) { resp.SendProgress(action.InvokeProgressEvent{Message: msg}) },
+		dyn:     dyn,
+		ri:      dyn.Resource(Kind.GVR()).Namespace(namespace),
+		ns:      namespace,
+		name:    m.Metadata.Name.ValueString(),
+		manager: manager + restartManagerSuffix,
+		progress: func(msg string) {
+			// The wait's events come from another goroutine (kube.FailOnWarningEvents).
+			progressMu.Lock()
+			defer progressMu.Unlock()
+			resp.SendProgress(action.InvokeProgressEvent{Message: msg})
+		},
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
