@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -143,11 +144,17 @@ func grant(t *testing.T, rbac *acctest.RBAC, ns, suffix string) *leastPrivilege 
 `, rc.Host, tok.Status.Token, string(rc.CAData))}
 }
 
+// allWarnings are the warnings of the refreshes, plans, applies and data source reads recorded
+// since the last call.
+func allWarnings(w *kubetest.Warnings) []string {
+	return slices.Concat(w.Take(), w.TakePlan(), w.TakeApply(), w.TakeDataSource())
+}
+
 // noPermissionWarnings fails on a warning that says the provider lacks a permission, or that the
 // placement preview was skipped.
 func noPermissionWarnings(warnings *kubetest.Warnings) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		for _, w := range warnings.Take() {
+		for _, w := range allWarnings(warnings) {
 			if strings.Contains(w, "lacks a permission") || strings.Contains(w, "Placement preview skipped") {
 				return fmt.Errorf("warning: %s", w)
 			}
@@ -217,7 +224,7 @@ data "kubeinfer_leaderworkersets" "all" {
 					if took > time.Minute {
 						t.Errorf("the wait did not end on the FailedCreate: %s", took)
 					}
-					for _, w := range warnings.Take() {
+					for _, w := range allWarnings(&warnings) {
 						if strings.Contains(w, "lacks a permission") {
 							t.Errorf("warning: %s", w)
 						}
@@ -302,7 +309,7 @@ func TestAccLeastPrivilege_beforeIssue58(t *testing.T) {
 						t.Errorf("the apply ended after %s, before its timeout: the wait could read the events", took)
 					}
 					found := false
-					for _, w := range warnings.Take() {
+					for _, w := range allWarnings(&warnings) {
 						if strings.Contains(w, "lacks a permission its wait uses") && strings.Contains(w, "the wait cannot end early") {
 							found = true
 							t.Logf("warning:\n%s", w)
