@@ -18,9 +18,9 @@ type Permission struct {
 	Group     string
 	Resources []string
 	Verbs     []string
-	// For says what needs it; Without, what a missing one costs, in the words of the
-	// provider's message ("the wait cannot end early ...").
-	For, Without string
+	// For says what needs it; ForShort, in a few words, for the provider's message; Without,
+	// what a missing one costs, in the words of that message ("the wait cannot end early ...").
+	For, ForShort, Without string
 }
 
 // The roles of the guide "Running in a pod": the namespaced ones are Roles, bound with a
@@ -42,30 +42,30 @@ var Permissions = []Permission{
 	{Role: RoleProvider, Group: "leaderworkerset.x-k8s.io", Resources: []string{"leaderworkersets"}, Verbs: objectVerbs,
 		For: "`kubeinfer_leaderworkerset` and its data sources: server-side apply (`patch`, and `create` for a new object), read, " +
 			"import, delete, and the rollout wait's watch; the DisaggregatedSet waits follow its roles' LeaderWorkerSets",
-		Without: "the objects cannot be read or applied"},
+		ForShort: "the LeaderWorkerSet resource, data sources and waits", Without: "the objects cannot be read or applied"},
 	{Role: RoleProvider, Group: "disaggregatedset.x-k8s.io", Resources: []string{"disaggregatedsets"}, Verbs: objectVerbs,
-		For: "`kubeinfer_disaggregatedset` and its data sources, as above", Without: "the objects cannot be read or applied"},
+		For: "`kubeinfer_disaggregatedset` and its data sources, as above", ForShort: "the DisaggregatedSet resource and data sources", Without: "the objects cannot be read or applied"},
 	{Role: RoleProvider, Group: "disaggregatedset.x-k8s.io", Resources: []string{"disaggregatedsetrolescalers"}, Verbs: []string{"get", "list"},
-		For: "the DisaggregatedSet role scaler data sources (LWS v0.10.0)", Without: "the role scaler data sources cannot be read"},
+		For: "the DisaggregatedSet role scaler data sources (LWS v0.10.0)", ForShort: "the role scaler data sources", Without: "the role scaler data sources cannot be read"},
 	{Role: RoleProvider, Group: "apps", Resources: []string{"statefulsets"}, Verbs: []string{"get", "list", "watch"},
-		For:     "the rollout waits (each group's worker StatefulSet and the revision it runs) and destroy's wait until they are gone",
-		Without: "the wait cannot check that each group runs the set's revision"},
+		For:      "the rollout waits (each group's worker StatefulSet and the revision it runs) and destroy's wait until they are gone",
+		ForShort: "the rollout waits and destroy", Without: "the wait cannot check that each group runs the set's revision"},
 	{Role: RoleProvider, Resources: []string{"pods", "services"}, Verbs: []string{"get", "list", "watch"},
-		For:     "the rollout waits (each group's pods Ready; the groups not ready, with the scheduler's reason) and destroy's wait until they are gone",
-		Without: "the wait cannot confirm that the groups' pods are Ready nor name the groups that are not"},
+		For:      "the rollout waits (each group's pods Ready; the groups not ready, with the scheduler's reason) and destroy's wait until they are gone",
+		ForShort: "the rollout waits and destroy", Without: "the wait cannot confirm that the groups' pods are Ready nor name the groups that are not"},
 	{Role: RoleProvider, Resources: []string{"events"}, Verbs: []string{"list", "watch"},
 		For: "the rollout waits: they quote the controllers' Warning events and end at once on a refusal that does not clear by " +
 			"itself (a missing PriorityClass or ServiceAccount, Pod Security, an invalid object)",
-		Without: "the wait cannot end early on a refusal nor quote the controllers' Warning events: it waits for its whole timeout"},
+		ForShort: "the rollout waits", Without: "the wait cannot end early on a refusal nor quote the controllers' Warning events: it waits for its whole timeout"},
 	{Role: RoleRestart, Resources: []string{"pods"}, Verbs: []string{"delete"},
-		For:     "the `kubeinfer_leaderworkerset_restart` action's `groups` (it deletes their leader pods); only where it is used",
-		Without: "the action cannot restart groups"},
+		For:      "the `kubeinfer_leaderworkerset_restart` action's `groups` (it deletes their leader pods); only where it is used",
+		ForShort: "the restart action", Without: "the action cannot restart groups"},
 	{Role: RoleAPF, Group: "flowcontrol.apiserver.k8s.io", Resources: []string{"prioritylevelconfigurations", "flowschemas"}, Verbs: objectVerbs,
 		For: "`kubeinfer_priority_level_configuration`, `kubeinfer_flow_schema` and their data sources (cluster scoped); only if the " +
-			"provider manages them", Without: "the objects cannot be read or applied"},
+			"provider manages them", ForShort: "the API Priority and Fairness resources and data sources", Without: "the objects cannot be read or applied"},
 	{Role: RolePlacement, Resources: []string{"nodes", "pods"}, Verbs: []string{"list"},
-		For:     "`placement_preview` (`\"warn\"` or `\"error\"`): the plan lists the nodes and the pods bound to them in every namespace",
-		Without: "the placement preview is skipped with a warning (an error with `\"error\"`)"},
+		For:      "`placement_preview` (`\"warn\"` or `\"error\"`): the plan lists the nodes and the pods bound to them in every namespace",
+		ForShort: "the placement preview", Without: "the placement preview is skipped with a warning (an error with `\"error\"`)"},
 }
 
 // PermissionFor returns the rule that grants verb on resource of group in role ("" for any).
@@ -101,8 +101,8 @@ func MissingPermission(group, resource, verb, namespace string) string {
 		}
 	}
 	if ok {
-		msg += ": " + p.Without + fmt.Sprintf(". Grant %s on %s (%s; the guide \"Running in a pod\" lists every permission).",
-			strings.Join(p.Verbs, ", "), gr, p.For)
+		msg += ": " + p.Without + fmt.Sprintf(". Grant %s on %s, which %s use. The guide \"Running in a pod\" lists every permission.",
+			strings.Join(p.Verbs, ", "), gr, strings.TrimPrefix(p.ForShort, "the "))
 	}
 	return msg
 }
