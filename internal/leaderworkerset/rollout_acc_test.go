@@ -338,7 +338,9 @@ func TestAccLeaderWorkerSet_unschedulable(t *testing.T) {
 		{ // more GPUs than any node has
 			name: "acc-vllm-16gpu",
 			obj:  lwsfixture.VLLM("acc-vllm-16gpu", 1, 2, lwsfixture.Resources("16", "1124Gi", "125")),
-			want: `(?s)timed out waiting for the rollout.*group 0: 0/2 pods ready.*Insufficient nvidia\.com/gpu`,
+			// The scheduler's Warning event on the leader pod is quoted too (the latest of its reason).
+			want: `(?s)timed out waiting for the rollout.*group 0: 0/2 pods ready.*Insufficient nvidia\.com/gpu.*` +
+				`Warning events on the objects the wait follows \(the latest of each reason\):\s+Warning FailedScheduling on Pod acc-vllm-16gpu-0\b.*Insufficient nvidia\.com/gpu`,
 		},
 		{ // leaders spread over 3 zones with DoNotSchedule, and only 2 zones exist
 			name: "acc-vllm-3zones",
