@@ -216,10 +216,13 @@ func Start(opts Options) (*TestCluster, error) {
 		// As on managed GPU clusters: pods that request nvidia.com/gpu get a
 		// toleration of the GPU nodes' taint of the same name.
 		env.ControlPlane.APIServer.Configure().Append("enable-admission-plugins", "ExtendedResourceToleration")
+		// The ServiceAccount admission plugin, which envtest disables by default (no
+		// controller creates the default service accounts there), is on, as on every real
+		// cluster: here the service account controller runs, and a pod that names a
+		// ServiceAccount that does not exist is refused (the waits end on that refusal).
+		env.ControlPlane.APIServer.Configure().Disable("disable-admission-plugins")
 	}
-	// Default flags and admission plugins (envtest disables only the
-	// ServiceAccount admission plugin, since no controller creates the default
-	// service accounts). etcd runs with --unsafe-no-fsync.
+	// Otherwise the default flags and admission plugins. etcd runs with --unsafe-no-fsync.
 
 	if _, err := os.Stat(filepath.Join(assets, "kube-controller-manager")); err != nil {
 		return nil, fmt.Errorf("acctest: kube-controller-manager is missing from the assets folder %s (run tools/testcluster/ensure.sh)", assets)

@@ -327,6 +327,14 @@ health:
 	if err := c.waitFor(ctx, "the simulated nodes to be Ready", c.nodesReady); err != nil {
 		return err
 	}
+	// The ServiceAccount admission plugin refuses pods until the service account controller has
+	// created the namespace's "default" account.
+	if err := c.waitFor(ctx, "the default service account", func(ctx context.Context) (bool, error) {
+		_, err := c.clientset.CoreV1().ServiceAccounts("default").Get(ctx, "default", metav1.GetOptions{})
+		return err == nil, nil
+	}); err != nil {
+		return err
+	}
 	return c.waitFor(ctx, "the LeaderWorkerSet webhook to answer", c.lwsWebhookAnswers)
 }
 

@@ -338,8 +338,8 @@ func TestAccDisaggregatedSet_planErrors(t *testing.T) {
 
 // TestAccDisaggregatedSet_unschedulable: when the scheduler cannot place a role's groups, the
 // wait times out with each role's progress, the groups not ready and the scheduler's reason. The
-// create's timeout records the set untainted (a warning), and the next plan is an in-place update
-// that carries on the wait, whose own timeout is an error.
+// create's timeout is an error (a pipeline can tell): the set is recorded tainted, the next plan
+// replaces it, and that create's timeout is an error again.
 func TestAccDisaggregatedSet_unschedulable(t *testing.T) {
 	acctest.FirstCLIOnly(t, "the scheduler leaving groups pending")
 	const name = "acc-pd-16gpu"
@@ -353,30 +353,13 @@ func TestAccDisaggregatedSet_unschedulable(t *testing.T) {
 		CheckDestroy:             cleanedUp(t, name),
 		Steps: []resource.TestStep{
 			{
-				Config:             cfg,
-				ExpectNonEmptyPlan: true, // the update that carries on the wait
-				Check: func(s *terraform.State) error {
-					rs := s.RootModule().Resources[addr]
-					if rs == nil || rs.Primary == nil {
-						return fmt.Errorf("%s is not in the state", addr)
-					}
-					if rs.Primary.Tainted {
-						return fmt.Errorf("%s is tainted: the next apply would replace it", addr)
-					}
-					ws := warnings.TakeApply()
-					for _, w := range ws {
-						if regexp.MustCompile(want).MatchString(w) {
-							t.Logf("apply warning:\n%s", w)
-							return nil
-						}
-					}
-					return fmt.Errorf("no apply warning matches %s:%s", want, kubetest.String(ws))
-				},
+				Config:      cfg,
+				ExpectError: regexp.MustCompile(want),
 			},
-			{
+			{ // the failed create tainted the set: the next plan replaces it
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 				}},
 				ExpectError: regexp.MustCompile(`(?s)timed out waiting for the rollout of the roles`),
 			},

@@ -126,13 +126,23 @@ func TestAccFault_interrupt(t *testing.T) {
 		w.diagnose = diagnoser(c)
 		t.Cleanup(func() { setPoolLabel(context.Background(), t, c, ""); cleanup(t, w, c, f.prefix) })
 
-		res := w.mustSucceed(ctx, applyArgs...) // warnings, not errors: an error would taint
+		// A rollout that did not finish is an error (a pipeline can tell), and Terraform taints
+		// what a create that errs leaves: the next plan would replace them.
+		res := w.mustFailWith(ctx, "timed out waiting for the rollout", applyArgs...)
 		if got := strings.Count(res.out, "timed out waiting for the rollout"); got < n {
-			t.Errorf("want %d timeout warnings, got %d:\n%s", n, got, res)
+			t.Errorf("want %d timeout errors, got %d:\n%s", n, got, res)
+		}
+		if got, want := planCounts(ctx, t, w), fmt.Sprintf("%d to add, 0 to change, %d to destroy", n, n); got != want {
+			t.Fatalf("after the timeout the plan is %q, want %q (the tainted objects replaced)", got, want)
+		}
+		// `terraform untaint` keeps them, as the wait_for_rollout description says: the next
+		// plan carries the waits on as in-place updates.
+		for i := range n {
+			w.mustSucceed(ctx, "untaint", fmt.Sprintf("kubeinfer_leaderworkerset.fleet[%d]", i))
 		}
 		agree(ctx, t, w, c.Dynamic(), f.prefix, n)
 		if got, want := planCounts(ctx, t, w), fmt.Sprintf("0 to add, %d to change, 0 to destroy", n); got != want {
-			t.Fatalf("after the timeout the plan is %q, want %q", got, want)
+			t.Fatalf("after the untaint the plan is %q, want %q", got, want)
 		}
 		setPoolLabel(ctx, t, c, "timeout")
 		w.write(strings.ReplaceAll(f.config(), `"5s"`, `"2m"`))

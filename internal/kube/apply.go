@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -225,20 +226,28 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 	marks.CreationToken = token
 	if r.kind.Hooks.AfterApply != nil {
 		dyn, _ := r.data.Client.Dynamic() // already built: ri came from it
-		final, werr := r.kind.Hooks.AfterApply(ctx, dyn, ri, out, extras)
+		wctx, notes := WithWaitReport(ctx, nil)
+		final, werr := r.kind.Hooks.AfterApply(wctx, dyn, ri, out, extras)
 		if final != nil {
 			out = final
 		}
+		for _, note := range notes() {
+			diags.AddWarning("The provider lacks a permission its wait uses", "The wait for "+r.kind.GVK.Kind+" "+
+				strconv.Quote(r.describe(meta))+" "+note)
+		}
 		if werr != nil {
-			// Whatever ended the wait (its timeout, an interrupt, a lost API server), the object
-			// was applied as planned: only the wait is unfinished, and the next plan carries it
-			// on. Terraform taints an object whose create reports an error, and the next apply
-			// would replace it: for a fleet of inference servers, an outage. A permanent Warning
-			// event (ErrPermanentWarning) is an error even on create: the object cannot become ready.
+			// Whatever ended the wait (its timeout, an interrupt, a refusal, a lost API server),
+			// the object was applied as planned: it is recorded, and the next plan carries the
+			// wait on. A wait that did not finish is an error, so that a pipeline can tell (the
+			// convention of hashicorp/kubernetes' kubernetes_deployment_v1 wait_for_rollout),
+			// although on a create Terraform then taints the object and the next apply replaces
+			// it. Only an interrupted create is a warning: Terraform reports the interrupt itself,
+			// and tainting the object for it would replace it for nothing.
 			marks.WaitPending = true
 			tflog.Trace(ctx, "The readiness wait did not finish: recording the object and carrying the wait on in the next plan",
 				map[string]any{"kind": r.kind.GVK.Kind, "object": r.describe(meta), "error": werr.Error()})
-			if create && !errors.Is(werr, ErrPermanentWarning) {
+			var unfinished *RolloutUnfinished
+			if create && errors.As(werr, &unfinished) && unfinished.Interrupted {
 				diags.AddWarning(fmt.Sprintf("%s %q is not ready yet", r.kind.GVK.Kind, r.describe(meta)), werr.Error())
 			} else {
 				diags.AddError(fmt.Sprintf("%s %q is not ready", r.kind.GVK.Kind, r.describe(meta)), werr.Error())

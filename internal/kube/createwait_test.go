@@ -25,13 +25,15 @@ func withWait(err error) *kube.Kind {
 }
 
 // TestCreateWaitEndsOnPermanentWarning: a create whose readiness wait ends on a Warning event
-// that will not clear by itself (FailOnWarningEvents' *WarningEventError) is an apply error,
-// unlike a wait that ran out of time (a warning); either way the state keeps the created object
-// and marks the wait pending, so the next run reads and converges on it.
+// that will not clear by itself (FailOnWarningEvents' *WarningEventError) or runs out of time
+// is an apply error (a pipeline can tell), unlike a wait that was interrupted (a warning:
+// Terraform reports the interrupt); either way the state keeps the created object and marks the
+// wait pending, so the next run reads and converges on it.
 func TestCreateWaitEndsOnPermanentWarning(t *testing.T) {
 	permanent := &kube.WarningEventError{Kind: "StatefulSet", Name: "vllm-0", Reason: "FailedCreate", Count: 3,
 		Message: `create Pod vllm-0-1 in StatefulSet vllm-0 failed error: Pod "vllm-0-1" is invalid: metadata.labels: Invalid value: "x": must be no more than 63 bytes`}
 	unfinished := &kube.RolloutUnfinished{What: "the rollout", Reason: "0 of 1 groups ready"}
+	interrupted := &kube.RolloutUnfinished{What: "the rollout", Reason: "0 of 1 groups ready", Interrupted: true}
 	for _, tc := range []struct {
 		name     string
 		err      error
@@ -39,7 +41,8 @@ func TestCreateWaitEndsOnPermanentWarning(t *testing.T) {
 		summary  string
 	}{
 		{"permanent warning", permanent, tfprotov6.DiagnosticSeverityError, `LeaderWorkerSet "default/vllm" is not ready`},
-		{"unfinished", unfinished, tfprotov6.DiagnosticSeverityWarning, `LeaderWorkerSet "default/vllm" is not ready yet`},
+		{"timed out", unfinished, tfprotov6.DiagnosticSeverityError, `LeaderWorkerSet "default/vllm" is not ready`},
+		{"interrupted", interrupted, tfprotov6.DiagnosticSeverityWarning, `LeaderWorkerSet "default/vllm" is not ready yet`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, withWait(tc.err), releasedLWSDefaults)

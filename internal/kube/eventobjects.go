@@ -2,6 +2,8 @@ package kube
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
@@ -17,8 +19,8 @@ import (
 // wait has read: a worker StatefulSet of the LeaderWorkerSet controller is owned by the leader
 // pod, the pod by the leader StatefulSet, that by the LeaderWorkerSet (pod_controller.go,
 // leaderworkerset_controller.go, lws v0.9.0 and v0.10.0), and that, in a DisaggregatedSet, by the
-// set.
-const ownerDepth = 4
+// set. A pod is one more: a worker pod is owned by its worker StatefulSet.
+const ownerDepth = 5
 
 // FollowedObjects is what a wait follows, for its Warning-event filter (FailOnWarningEvents).
 // The names come first (byName); an event then concerns the wait only when its involved object is
@@ -73,7 +75,7 @@ func (f *FollowedObjects) Read(kind string, objs ...metav1.Object) {
 // concerns reports whether ev's involved object is one the wait follows (see FollowedObjects).
 func (f *FollowedObjects) concerns(ctx context.Context, dyn dynamic.Interface, ev *corev1.Event) bool {
 	ref := ev.InvolvedObject
-	if !f.byName(ref.Kind, ref.Name) {
+	if !f.byName(ref.Kind, ref.Name) && (ref.Kind != "Pod" || !f.podOfFollowed(ref.Name)) {
 		return false
 	}
 	if ref.Namespace == "" {
@@ -102,6 +104,19 @@ func (f *FollowedObjects) concerns(ctx context.Context, dyn dynamic.Interface, e
 	f.verdict[ref.UID] = verdict
 	f.mu.Unlock()
 	return verdict
+}
+
+// podOfFollowed says whether a pod's name is that of a pod of a StatefulSet the wait follows:
+// the StatefulSet controller names them <StatefulSet>-<ordinal> (getPodName,
+// pkg/controller/statefulset/stateful_set_utils.go, Kubernetes v1.37), the leader pods after the
+// leader StatefulSet, the workers after their worker StatefulSet.
+func (f *FollowedObjects) podOfFollowed(name string) bool {
+	i := strings.LastIndex(name, "-")
+	if i < 0 {
+		return false
+	}
+	ordinal, err := strconv.Atoi(name[i+1:])
+	return err == nil && ordinal >= 0 && strconv.Itoa(ordinal) == name[i+1:] && f.byName("StatefulSet", name[:i])
 }
 
 // trace reads the object ref names and reports whether it still is the object ref's UID names

@@ -75,7 +75,7 @@ func (r *Resource) placementPreview(ctx context.Context, planned, prior tftypes.
 		if mode == PlacementError {
 			diags.AddError("Placement preview failed",
 				"placement_preview = \"error\", and the preview could not read the cluster's nodes and pods: "+err.Error()+
-					". Give the provider's credentials get and list on nodes and pods, or set placement_preview = \"warn\" to plan without it.")
+					". Give the provider's credentials list on nodes and pods, or set placement_preview = \"warn\" to plan without it.")
 		} else {
 			diags.AddWarning("Placement preview skipped", "placement preview skipped: "+err.Error())
 		}

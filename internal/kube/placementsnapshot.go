@@ -91,7 +91,7 @@ func loadPlacementSnapshot(ctx context.Context, client *kubeclient.Client) (plac
 // listError says why a list failed, in the words the plan shows.
 func listError(resource string, err error) error {
 	if apierrors.IsForbidden(err) {
-		return fmt.Errorf("the provider's credentials may not list %s (it needs get and list on nodes and pods): %w", resource, err)
+		return fmt.Errorf("%s: %w", MissingPermission("", resource, "list", ""), err)
 	}
 	return fmt.Errorf("listing %s: %w", resource, err)
 }

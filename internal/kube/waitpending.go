@@ -26,6 +26,10 @@ type RolloutUnfinished struct {
 	// Advice replaces the resource's closing advice (the state and the next plan, the
 	// timeouts to raise) for a wait that is not part of an apply, such as an action's.
 	Advice string
+	// Events are the Warning events on the objects the wait followed, the latest of each
+	// reason (FailOnWarningEvents); EventsUnread says why they could not be read, if so.
+	Events       []WarningEvent
+	EventsUnread string
 }
 
 func (e *RolloutUnfinished) Error() string {
@@ -36,14 +40,24 @@ func (e *RolloutUnfinished) Error() string {
 	if e.Detail != "" {
 		msg += "\n" + e.Detail
 	}
+	if len(e.Events) > 0 {
+		msg += "\n\n" + quoteEvents(e.Events)
+	}
+	if e.EventsUnread != "" {
+		msg += "\n\nWarning events: " + e.EventsUnread
+	}
 	if e.Advice != "" {
 		return msg + "\n\n" + e.Advice
 	}
-	msg += "\n\nThe object was applied and is recorded in the state; the next plan shows an update that only waits " +
-		"for the rollout to finish."
-	if !e.Interrupted {
-		msg += " Raise timeouts.create / timeouts.update, or set wait_for_rollout = false to return without waiting."
+	if e.Interrupted {
+		return msg + "\n\nThe object was applied and is recorded in the state; the next plan shows an update that only waits " +
+			"for the rollout to finish."
 	}
+	msg += "\n\nThe object was applied and is recorded in the state. A create that times out is an error, as for " +
+		"kubernetes_deployment_v1's wait_for_rollout, so Terraform marks the object tainted and the next apply replaces it " +
+		"(its groups start again); `terraform untaint` keeps it, and the next plan then shows an update that only waits for " +
+		"the rollout to finish (as after an update that times out). Raise timeouts.create / timeouts.update, or set " +
+		"wait_for_rollout = false to return without waiting."
 	return msg
 }
 

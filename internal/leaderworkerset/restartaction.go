@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/action/timeouts"
@@ -153,21 +154,44 @@ func (a *restartAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 	if a.data.FieldManager != "" {
 		manager = a.data.FieldManager
 	}
+	var progressMu sync.Mutex
 	r := &restart{
-		dyn:      dyn,
-		ri:       dyn.Resource(Kind.GVR()).Namespace(namespace),
-		ns:       namespace,
-		name:     m.Metadata.Name.ValueString(),
-		manager:  manager + restartManagerSuffix,
-		progress: func(msg string) { resp.SendProgress(action.InvokeProgressEvent{Message: msg}) },
+		dyn:     dyn,
+		ri:      dyn.Resource(Kind.GVR()).Namespace(namespace),
+		ns:      namespace,
+		name:    m.Metadata.Name.ValueString(),
+		manager: manager + restartManagerSuffix,
+		progress: func(msg string) {
+			// The wait's events come from another goroutine (kube.FailOnWarningEvents).
+			progressMu.Lock()
+			defer progressMu.Unlock()
+			resp.SendProgress(action.InvokeProgressEvent{Message: msg})
+		},
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	// The Warning events on the set, its StatefulSets and its pods are quoted in the progress,
+	// and a refusal that does not clear by itself ends the wait (kube.FailOnWarningEvents); a
+	// permission the wait lacks is a warning.
+	r.start = time.Now()
+	ctx, notes := kube.WithWaitReport(ctx, func(msg string) { r.progress(r.elapsed() + msg) })
+	var read []metav1.Object
+	if live, _, gerr := r.get(ctx); gerr == nil {
+		read = append(read, live)
+	}
+	since := time.Now().Add(-time.Second).Truncate(time.Second)
 	var summary string
-	if groups == nil {
-		summary, err = r.rolling(ctx)
-	} else {
-		summary, err = r.groups(ctx, groups)
+	err = kube.FailOnWarningEvents(ctx, dyn, namespace, since, kube.NewFollowedObjects(lwswait.EventConcerns(r.name), read...), func(ctx context.Context) error {
+		var werr error
+		if groups == nil {
+			summary, werr = r.rolling(ctx)
+		} else {
+			summary, werr = r.groups(ctx, groups)
+		}
+		return werr
+	})
+	for _, note := range notes() {
+		resp.Diagnostics.AddWarning("The provider lacks a permission the action's wait uses", "The restart of "+r.ns+"/"+r.name+": "+note)
 	}
 	if err != nil {
 		var bad *badGroupsError

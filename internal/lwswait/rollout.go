@@ -36,8 +36,10 @@ var ErrDeleted = errors.New("the LeaderWorkerSet was deleted while waiting for i
 // update timeout). It returns the last object seen so the state holds the latest status even
 // when the wait fails.
 func Rollout(ctx context.Context, dyn dynamic.Interface, ri dynamic.ResourceInterface, u *unstructured.Unstructured) (*unstructured.Unstructured, error) {
-	// A permanent Warning event on the LeaderWorkerSet or its StatefulSets (the controller's
-	// FailedCreate of a StatefulSet the API server rejects) ends the wait with that event.
+	// The Warning events on the LeaderWorkerSet, its StatefulSets and its pods are quoted as they
+	// come and in the message of a wait that does not finish; a refusal that does not clear by
+	// itself (kube.PermanentWarning: the FailedCreate of a StatefulSet or a pod the API server
+	// rejects) ends the wait with that event.
 	last := u
 	err := kube.FailOnWarningEvents(ctx, dyn, u.GetNamespace(), waitStart(), kube.NewFollowedObjects(EventConcerns(u.GetName()), u), func(ctx context.Context) error {
 		var err error
@@ -71,7 +73,7 @@ func waitStart() time.Time {
 }
 
 // EventConcerns says whether an event is about the LeaderWorkerSet name or one of its
-// StatefulSets: the LeaderWorkerSet controller records its FailedCreate events on the
+// StatefulSets (and so, kube.FollowedObjects adds, one of their pods): the LeaderWorkerSet controller records its FailedCreate events on the
 // LeaderWorkerSet (pod_controller.go, leaderworkerset_controller.go, lws v0.9.0), the
 // StatefulSet controller its own on the leader StatefulSet (named as the LeaderWorkerSet) and on
 // the worker StatefulSets (<name>-<group index>).
@@ -289,6 +291,9 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 	}
 	pods, err := dyn.Resource(PodsGVR).Namespace(obj.Namespace).List(ctx, metav1.ListOptions{LabelSelector: labelName + "=" + obj.Name})
 	if err != nil {
+		if apierrors.IsForbidden(err) {
+			kube.NoteMissingPermission(ctx, "", "pods", "list", obj.Namespace, err)
+		}
 		return nil, false, err
 	}
 	if len(pods.Items) == 0 && obj.Status.ReadyReplicas > 0 {
@@ -349,7 +354,10 @@ func groupsNotReady(ctx context.Context, dyn dynamic.Interface, u *unstructured.
 		return nil, false, err
 	}
 	if err != nil {
-		return nil, true, nil //nolint:nilerr // no permission to list StatefulSets: the pods and the status decide
+		if apierrors.IsForbidden(err) {
+			kube.NoteMissingPermission(ctx, "apps", "statefulsets", "list", obj.Namespace, err)
+		}
+		return nil, true, nil //nolint:nilerr // no permission to list StatefulSets: the pods and the status decide (said above)
 	}
 	if len(lines) > 0 {
 		return lines, true, nil

@@ -146,7 +146,7 @@ func Schema() schema.Schema {
 					"bound to them (one list of each per Terraform command, shared by every resource) and reports, on `replicas`, " +
 					"how many groups can be placed and the scheduler's reason for each group that cannot (insufficient " +
 					"`nvidia.com/gpu`, an untolerated taint, a node selector no node matches, one group per exclusive topology " +
-					"domain), as a warning or as an error. The provider's credentials need `get` and `list` on `nodes` and `pods`; " +
+					"domain), as a warning or as an error. The provider's credentials need `list` on `nodes` and `pods`; " +
 					"without them, or without a reachable cluster, the preview is skipped with a warning (an error with `" +
 					placement.ModeError + "`). Pods that request an extended resource such as `nvidia.com/gpu` are taken to " +
 					"tolerate the taint of that name, as the `ExtendedResourceToleration` admission plugin makes them. " +

@@ -65,12 +65,15 @@ var Kind = &kindrules.Kind{
 				"gone. The released controllers (v0.9.0 and v0.10.0) write no DisaggregatedSet status, so on both the wait reads the " +
 				"LeaderWorkerSets alone; `status.role_statuses` and the `Available`/`Progressing` conditions are checked too when a " +
 				"later controller reports them. The wait ends at `timeouts.create` / `timeouts.update` " +
-				"(default 20 minutes) with a message that gives each role's progress. The object is recorded either way: " +
-				"a create whose wait times out or is interrupted reports a warning, not an error, so the object is not " +
-				"tainted; the next plan then shows an in-place update that only carries on the wait. A Warning event on a " +
-				"role's LeaderWorkerSet or its StatefulSets that says the API server rejects an object the controllers " +
-				"create as invalid (a `FailedCreate` for a label value over 63 characters) cannot clear by itself: the " +
-				"wait ends at once with an error that quotes the event, on create too. Defaults to `true`."},
+				"(default 20 minutes) with an error that gives each role's progress and quotes the Warning events on the roles' " +
+				"LeaderWorkerSets, their StatefulSets and their pods (the latest of each reason). A rollout that did not finish is an error, as with `kubernetes_deployment_v1`'s `wait_for_rollout`, so that a " +
+				"pipeline can tell: on a create Terraform then marks the object tainted and the next apply replaces it " +
+				"(`terraform untaint` keeps it, and the next plan shows an in-place update that only carries on the wait, as after " +
+				"an update that timed out); only an interrupted create is a warning. A refusal that does not clear by itself (a " +
+				"`FailedCreate` of an object the API server finds invalid, a missing PriorityClass or ServiceAccount, the " +
+				"namespace's Pod Security level) ends the wait at once with an error that quotes the event; one that can clear " +
+				"(an exceeded quota, `FailedScheduling`) is quoted and the wait goes on. Reading the events needs `list` and " +
+				"`watch` on `events`: without them the provider warns that the wait cannot end early. Defaults to `true`."},
 		lwsrules.AttrAllowGroupRestarts: lwsrules.AllowGroupRestartsAttribute("groups (a change of any role's " +
 			"`name` or `leader_worker_template` recreates every group of every role, as the controller's revision covers all roles; " +
 			"raising `slices` from 1 without such a change recreates slice 0 at once when its LeaderWorkerSets were created by the v0.9.0 " +

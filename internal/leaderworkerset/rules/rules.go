@@ -74,14 +74,17 @@ var Kind = &kindrules.Kind{
 			MarkdownDescription: "Wait after create and update until the rollout is done: the controller has observed the " +
 				"new generation, every group is updated and ready, surge groups (`max_surge`) are removed, and the `Available` " +
 				"condition is `True`. The wait ends " +
-				"at `timeouts.create` / `timeouts.update` (default 20 minutes) with a message that gives the group counts, " +
-				"quotes the conditions and names the groups not ready with the scheduler's reason. The object is recorded " +
-				"either way: a create whose wait times out or is interrupted reports a warning, not an error, so the object is " +
-				"not tainted (and not replaced by the next apply); the next plan then shows an in-place update that only " +
-				"carries on the wait (an update's own timeout is an error). A Warning event on the LeaderWorkerSet or its " +
-				"StatefulSets that says the API server rejects an object the controllers create as invalid (a `FailedCreate` " +
-				"for a label value over 63 characters) cannot clear by itself: the wait ends at once with an error that " +
-				"quotes the event, on create too. Defaults to `true`."},
+				"at `timeouts.create` / `timeouts.update` (default 20 minutes) with an error that gives the group counts, " +
+				"quotes the conditions, names the groups not ready with the scheduler's reason and quotes the Warning events on " +
+				"the LeaderWorkerSet, its StatefulSets and its pods (the latest of each reason; `TF_LOG=info` shows them as they " +
+				"come). A rollout that did not finish is an error, as with `kubernetes_deployment_v1`'s `wait_for_rollout`, so that a " +
+				"pipeline can tell: on a create Terraform then marks the object tainted and the next apply replaces it " +
+				"(`terraform untaint` keeps it, and the next plan shows an in-place update that only carries on the wait, as after " +
+				"an update that timed out); only an interrupted create is a warning. A refusal that does not clear by itself (a " +
+				"`FailedCreate` of an object the API server finds invalid, a missing PriorityClass or ServiceAccount, the " +
+				"namespace's Pod Security level) ends the wait at once with an error that quotes the event; one that can clear " +
+				"(an exceeded quota, `FailedScheduling`) is quoted and the wait goes on. Reading the events needs `list` and " +
+				"`watch` on `events`: without them the provider warns that the wait cannot end early. Defaults to `true`."},
 		AttrManageReplicas: rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 			MarkdownDescription: "Set to `false` when an autoscaler (HorizontalPodAutoscaler, KEDA) owns `spec.replicas` " +
 				"through the scale subresource: the provider then never sends `spec.replicas`, never resets it and never " +
