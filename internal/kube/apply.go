@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -121,11 +120,11 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 	if ri == nil {
 		return
 	}
-	op := "update"
+	op, defaultTimeout := "update", kindrules.DefaultUpdateTimeout
 	if create {
-		op = "create"
+		op, defaultTimeout = "create", kindrules.DefaultCreateTimeout
 	}
-	timeout := timeoutFrom(extras[kindrules.AttrTimeouts], op, 20*time.Minute)
+	timeout := timeoutFrom(extras[kindrules.AttrTimeouts], op, defaultTimeout)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
