@@ -228,9 +228,9 @@ func versionProblems(name, text string, tab compatTable) []string {
 				continue
 			}
 			product := productOf(m[1])
-			min := minVersion(tab.supported[product])
-			if min != "" && versionLess(m[2], min) {
-				out = append(out, at+fmt.Sprintf("%q: the compatibility table supports %s %s and later", strings.TrimSpace(m[0]), product, min))
+			floor := minVersion(tab.supported[product])
+			if floor != "" && versionLess(m[2], floor) {
+				out = append(out, at+fmt.Sprintf("%q: the compatibility table supports %s %s and later", strings.TrimSpace(m[0]), product, floor))
 			}
 		}
 	}
