@@ -88,13 +88,14 @@ func (k *Kind) IdentitySchema() identityschema.Schema {
 func timeoutsAttribute(ctx context.Context) rschema.Attribute {
 	const duration = " A duration such as `\"30s\"`, `\"10m\"` or `\"2h\"`."
 	a := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
-		CreateDescription: fmt.Sprintf("How long a create may take, the rollout wait included (`wait_for_rollout`). Defaults to %s.",
-			minutes(DefaultCreateTimeout)) + duration,
-		UpdateDescription: fmt.Sprintf("How long an update may take, the rollout wait included (`wait_for_rollout`). Defaults to %s.",
-			minutes(DefaultUpdateTimeout)) + duration,
-		DeleteDescription: fmt.Sprintf("How long a destroy may take, the wait until the object and the objects its "+
-			"controllers created (StatefulSets, pods, Services, a DisaggregatedSet's LeaderWorkerSets) are gone included. "+
-			"Defaults to %s.", minutes(DefaultDeleteTimeout)) + duration,
+		CreateDescription: fmt.Sprintf("How long a create may take, the rollout wait of a kind that has one "+
+			"(`wait_for_rollout`) included. Defaults to %s.", minutes(DefaultCreateTimeout)) + duration,
+		UpdateDescription: fmt.Sprintf("How long an update may take, the rollout wait of a kind that has one "+
+			"(`wait_for_rollout`) included. Defaults to %s.", minutes(DefaultUpdateTimeout)) + duration,
+		DeleteDescription: fmt.Sprintf("How long a destroy may take, the wait until the object is gone included (for a "+
+			"LeaderWorkerSet or DisaggregatedSet, also what its controllers created: StatefulSets, pods, Services, the "+
+			"roles' LeaderWorkerSets). Defaults to %s. A destroy reads it from the state, so a new value takes effect "+
+			"once applied.", minutes(DefaultDeleteTimeout)) + duration,
 	})
 	if n, ok := a.(rschema.SingleNestedAttribute); ok {
 		n.MarkdownDescription = fmt.Sprintf("Per-operation timeouts. Defaults: create %s, update %s, delete %s. "+
