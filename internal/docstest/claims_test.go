@@ -441,3 +441,39 @@ func TestPlantedErrorsAreCaught(t *testing.T) {
 		t.Logf("caught: %s", p)
 	}
 }
+
+// noCallRe finds a claim that a plan makes no request to the cluster.
+var noCallRe = regexp.MustCompile(`(?i)no API call|no request to the cluster|plans? never contacts? the cluster|need(?:s)? no credentials|credential-free`)
+
+// noCallProblems returns the paragraphs of text that say a plan makes no request to the cluster
+// without saying that placement_preview makes one (it lists nodes and pods at plan, also with
+// -refresh=false).
+func noCallProblems(name, text string) []string {
+	var out []string
+	line := 1
+	for _, para := range strings.Split(text, "\n\n") {
+		if m := noCallRe.FindString(para); m != "" && !strings.Contains(para, "placement_preview") {
+			out = append(out, fmt.Sprintf("%s:%d: %q without the exception of placement_preview, which reads nodes and pods at plan", name, line, m))
+		}
+		line += strings.Count(para, "\n") + 2
+	}
+	return out
+}
+
+// TestNoAPICallClaims checks the README and every page under docs/ with noCallProblems.
+func TestNoAPICallClaims(t *testing.T) {
+	root := repoRoot(t)
+	files := append([]string{"README.md"}, registryPages(t, root)...)
+	for _, rel := range files {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, problem := range noCallProblems(rel, string(b)) {
+			t.Error(problem)
+		}
+	}
+	if got := noCallProblems("planted", "Plans never contact the cluster.\n\nPlans make no API call while `placement_preview` is `off`."); len(got) != 1 {
+		t.Errorf("noCallProblems on a planted claim: %q, want one problem", got)
+	}
+}
