@@ -51,9 +51,12 @@ func (k *Kind) scopeAttributes() map[string]dschema.Attribute {
 			MarkdownDescription: "Only objects whose labels match this [label selector]" +
 				"(https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors), " +
 				"as `kubectl get -l` takes it."},
-		AttrID: dschema.StringAttribute{Computed: true, MarkdownDescription: "The namespace and selector listed."},
+		AttrID: dschema.StringAttribute{Computed: true, MarkdownDescription: "What was listed: `?<label selector>` " +
+			"(the kind is cluster-scoped)."},
 	}
 	if k.Namespaced {
+		attrs[AttrID] = dschema.StringAttribute{Computed: true, MarkdownDescription: "What was listed: " +
+			"`<namespace>?<label selector>`."}
 		attrs[ListAttrNamespace] = dschema.StringAttribute{Optional: true,
 			MarkdownDescription: "The namespace to list. Defaults to `default`."}
 	}
@@ -91,11 +94,20 @@ func (k *Kind) NamesDataSourceSchema() dschema.Schema {
 		MarkdownDescription: fmt.Sprintf("The %ss found, sorted by name.", kind),
 		NestedObject:        dschema.NestedAttributeObject{Attributes: item}}
 	return dschema.Schema{
-		MarkdownDescription: fmt.Sprintf("Lists the names and identities of the %ss of a namespace, by label selector, ", kind) +
+		MarkdownDescription: fmt.Sprintf("Lists the names and identities of the %ss %s, by label selector, ", kind, listScope(k)) +
 			"to adopt them with `import` blocks and `for_each` where `terraform query` is not available (OpenTofu, " +
 			"Terraform before 1.14). " + firstParagraph(k.Description),
 		Attributes: attrs,
 	}
+}
+
+// listScope says where a listing data source of k looks: one namespace, or the whole cluster
+// for a cluster-scoped kind.
+func listScope(k *Kind) string {
+	if k.Namespaced {
+		return "of a namespace"
+	}
+	return "of the cluster"
 }
 
 // importIDForm describes the import ID of k.
@@ -114,7 +126,7 @@ func (k *Kind) PluralDataSourceSchema() dschema.Schema {
 		MarkdownDescription: fmt.Sprintf("The %ss found, sorted by namespace and name.", k.GVK.Kind),
 		NestedObject:        dschema.NestedAttributeObject{Attributes: k.Node().DataSourceAttributes(nil)}}
 	return dschema.Schema{
-		MarkdownDescription: fmt.Sprintf("Lists the %ss of a namespace, by label selector. ", k.GVK.Kind) +
+		MarkdownDescription: fmt.Sprintf("Lists the %ss %s, by label selector. ", k.GVK.Kind, listScope(k)) +
 			firstParagraph(k.Description),
 		Attributes: attrs,
 	}

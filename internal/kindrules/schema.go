@@ -2,6 +2,8 @@ package kindrules
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
@@ -17,6 +19,15 @@ const (
 	AttrID             = "id"
 	AttrForceConflicts = "force_conflicts"
 	AttrTimeouts       = "timeouts"
+)
+
+// The default of each operation's timeout (timeouts.create, .update, .delete): create and update
+// include the rollout wait (wait_for_rollout), delete the wait until the object and what its
+// controllers created are gone.
+const (
+	DefaultCreateTimeout = 20 * time.Minute
+	DefaultUpdateTimeout = 20 * time.Minute
+	DefaultDeleteTimeout = 10 * time.Minute
 )
 
 // DefaultForceConflicts: an apply takes back the fields the configuration declares from other
@@ -49,7 +60,7 @@ func (k *Kind) ResourceSchema(ctx context.Context) rschema.Schema {
 			"`manage_replicas = false`. The refresh and the plan name the attributes and their managers. Set to `false` for " +
 			"objects deliberately shared between managers: the apply then fails on such a conflict or removal, naming the " +
 			"other manager and the fields. Defaults to `true`."}
-	attrs[AttrTimeouts] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
+	attrs[AttrTimeouts] = timeoutsAttribute(ctx)
 	for name, a := range k.Extras {
 		attrs[name] = a
 	}
@@ -70,4 +81,32 @@ func (k *Kind) IdentitySchema() identityschema.Schema {
 			Description: "metadata.namespace of the " + k.GVK.Kind + "; \"default\" when left out at import."}
 	}
 	return identityschema.Schema{Attributes: attrs}
+}
+
+// timeoutsAttribute is the resource's timeouts attribute, whose descriptions give each
+// operation's default and what it bounds.
+func timeoutsAttribute(ctx context.Context) rschema.Attribute {
+	const duration = " A duration such as `\"30s\"`, `\"10m\"` or `\"2h\"`."
+	a := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
+		CreateDescription: fmt.Sprintf("How long a create may take, the rollout wait of a kind that has one "+
+			"(`wait_for_rollout`) included. Defaults to %s.", minutes(DefaultCreateTimeout)) + duration,
+		UpdateDescription: fmt.Sprintf("How long an update may take, the rollout wait of a kind that has one "+
+			"(`wait_for_rollout`) included. Defaults to %s.", minutes(DefaultUpdateTimeout)) + duration,
+		DeleteDescription: fmt.Sprintf("How long a destroy may take, the wait until the object is gone included (for a "+
+			"LeaderWorkerSet or DisaggregatedSet, also what its controllers created: StatefulSets, pods, Services, the "+
+			"roles' LeaderWorkerSets). Defaults to %s. A destroy reads it from the state, so a new value takes effect "+
+			"once applied.", minutes(DefaultDeleteTimeout)) + duration,
+	})
+	if n, ok := a.(rschema.SingleNestedAttribute); ok {
+		n.MarkdownDescription = fmt.Sprintf("Per-operation timeouts. Defaults: create %s, update %s, delete %s. "+
+			"They are recorded in the `terraform.kubeinfer.io/settings` annotation when set, so an import restores them.",
+			minutes(DefaultCreateTimeout), minutes(DefaultUpdateTimeout), minutes(DefaultDeleteTimeout))
+		return n
+	}
+	return a
+}
+
+// minutes writes a whole number of minutes as the docs do ("20 minutes").
+func minutes(d time.Duration) string {
+	return fmt.Sprintf("%d minutes", int(d/time.Minute))
 }

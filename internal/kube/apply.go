@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -122,11 +121,11 @@ func (r *Resource) apply(ctx context.Context, plan, config, prior tftypes.Value,
 	if ri == nil {
 		return
 	}
-	op := "update"
+	op, defaultTimeout := "update", kindrules.DefaultUpdateTimeout
 	if create {
-		op = "create"
+		op, defaultTimeout = "create", kindrules.DefaultCreateTimeout
 	}
-	timeout := timeoutFrom(extras[kindrules.AttrTimeouts], op, 20*time.Minute)
+	timeout := timeoutFrom(extras[kindrules.AttrTimeouts], op, defaultTimeout)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 

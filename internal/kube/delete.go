@@ -3,7 +3,6 @@ package kube
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -37,7 +36,7 @@ func (r *Resource) DeleteRaw(ctx context.Context, prior tftypes.Value, unconfirm
 	if ri == nil {
 		return diags
 	}
-	timeout := timeoutFrom(attrs[kindrules.AttrTimeouts], "delete", 10*time.Minute)
+	timeout := timeoutFrom(attrs[kindrules.AttrTimeouts], "delete", kindrules.DefaultDeleteTimeout)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if unconfirmedCreate != "" {

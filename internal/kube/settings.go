@@ -11,9 +11,9 @@ import (
 	"github.com/kubeinfer/terraform-provider-kubeinfer/internal/kindrules"
 )
 
-// SettingsAnnotation records the provider-only settings of a resource (wait_for_rollout,
-// manage_replicas, force_conflicts, timeouts) that differ from their defaults, on the object
-// itself. They
+// SettingsAnnotation records the provider-only settings of a resource (force_conflicts, timeouts
+// and the kind's boolean extras: wait_for_rollout, manage_replicas, allow_group_restarts) that
+// differ from their defaults, on the object itself. They
 // are not part of the Kubernetes object, so without it `terraform import` could only guess them
 // and the imported state would differ from the state the configuration produced. The provider
 // never shows this annotation in state.

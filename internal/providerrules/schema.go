@@ -26,7 +26,7 @@ const DefaultFieldManager = "kubeinfer"
 const AttrPlacementPreview = "placement_preview"
 
 // Environment variables read by the provider (the same as the
-// hashicorp/kubernetes provider). Explicit attributes win over them.
+// hashicorp/kubernetes provider's for the settings both have). Explicit attributes win over them.
 const (
 	EnvHost                 = "KUBE_HOST"
 	EnvConfigPath           = "KUBE_CONFIG_PATH"
@@ -60,7 +60,8 @@ func Schema() schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "The kubeinfer provider manages inference workloads on Kubernetes. " +
 			"Its connection settings use the same attribute names and `KUBE_*` environment variables as the " +
-			"`hashicorp/kubernetes` provider. The cluster is resolved, in order, from `config_path`/`config_paths` " +
+			"`hashicorp/kubernetes` provider for the settings both have; `username`, `password`, `ignore_annotations`, " +
+			"`ignore_labels` and `experiments` of that provider do not exist here. The cluster is resolved, in order, from `config_path`/`config_paths` " +
 			"(with `host` and credentials overriding the kubeconfig), from `host` and explicit credentials, from the " +
 			"`KUBECONFIG` environment variable, and finally from the in-cluster service account. " +
 			"The provider never contacts the cluster while it is configured, so its configuration may depend on " +

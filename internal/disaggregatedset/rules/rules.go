@@ -24,11 +24,14 @@ const description = "A DisaggregatedSet (`disaggregatedset.x-k8s.io/v1`, LeaderW
 	"DisaggregatedSet controller creates (named `<name>-<revision>-<role>`), and a change to any role's template " +
 	"rolls all roles out together: a new LeaderWorkerSet per role is scaled up while the old ones are scaled down " +
 	"in step. Requires the LeaderWorkerSet v0.9.0 (or later) CRDs and controller in the cluster.\n\n" +
-	"Plans never contact the cluster. The CRD's rules (role names, 2 to 10 roles with unique names, replicas " +
+	"Validation never contacts the cluster (a plan reads it only to refresh objects in the state and, with the provider's " +
+	"`placement_preview` on, to place the groups on its nodes). The CRD's rules (role names, 2 to 10 roles with unique names, replicas " +
 	"zero for all roles or for none, slices and enums), the DisaggregatedSet webhook's rules (rolling updates only, no " +
 	"`partition`, placement topology, slices with `External` roles) and, for each role, every rule of `kubeinfer_leaderworkerset` (the LeaderWorkerSet webhook, " +
 	"and the rules kube-apiserver applies to the StatefulSets and pods created from the templates) fail at " +
-	"`terraform plan` on the attribute at fault.\n\n" +
+	"`terraform plan` on the attribute at fault. One known exception: a role's volume that a claim template of the " +
+	"same name shadows is not checked, and the CRD refuses it at apply when it lacks a required field (see the " +
+	"limitations in the Compatibility and limitations guide).\n\n" +
 	"The CRD's defaults are planned, never sent. By default create and update wait until every role's " +
 	"LeaderWorkerSet of the new revision is rolled out and the old revisions are gone; see `wait_for_rollout`. " +
 	"Destroy waits until the LeaderWorkerSets and pods of every role are gone."

@@ -65,8 +65,9 @@ func compatibilityTable() string {
 		"| Attribute | LeaderWorkerSet API that has it |\n|---|---|\n" +
 		"| `spec.replicas`, `spec.startup_policy`, `spec.rollout_strategy`, `spec.network_config`, " +
 		"`spec.leader_worker_template` (`size`, `leader_template`, `worker_template`, `restart_policy`, `sub_group_policy`, " +
-		"`volume_claim_templates`, `persistent_volume_claim_retention_policy`) | released: v0.8.0, v0.9.0 and v0.10.0 |\n" +
-		"| `status.observed_generation` | v0.9.0 and v0.10.0 (with v0.8.0 the rollout wait relies on the conditions) |\n")
+		"`volume_claim_templates`, `persistent_volume_claim_retention_policy`) | the supported releases v0.9.0 and v0.10.0 " +
+		"(and v0.8.0, which is not supported) |\n" +
+		"| `status.observed_generation` | v0.9.0 and v0.10.0 |\n")
 	for _, f := range NewerFields {
 		fmt.Fprintf(&b, "| `%s` | newer API, not in any release up to %s (%s) |\n", f.Attribute, NewestRelease, f.Feature)
 	}

@@ -23,10 +23,14 @@ import (
 const description = "A LeaderWorkerSet (`leaderworkerset.x-k8s.io/v1`): the multi-host inference workload. Each " +
 	"replica is a group of `size` pods, one leader and `size - 1` workers (for example one vLLM server spread over " +
 	"several nodes with tensor and pipeline parallelism). Requires the LeaderWorkerSet CRD and controller in the cluster.\n\n" +
-	"Plans never contact the cluster. Every rule the LWS admission webhook applies, and every rule kube-apiserver " +
+	"Validation never contacts the cluster (a plan reads it only to refresh objects in the state and, with the provider's " +
+	"`placement_preview` on, to place the groups on its nodes). Every rule the LWS admission webhook applies, and every rule kube-apiserver " +
 	"applies to the StatefulSets and Pods the controller creates from the templates (topology spread constraints, " +
 	"containers, images, ports, resources, env, volumes and mounts, probes, tolerations, DNS, names) fails at " +
-	"`terraform plan` with the attribute path, instead of an apply that succeeds while groups never come up.\n\n" +
+	"`terraform plan` with the attribute path, instead of an apply that succeeds while groups never come up. " +
+	"Admission that depends on the cluster's other objects (a PriorityClass or ServiceAccount that must exist, " +
+	"PodSecurity, quotas, LimitRanges) is not checked at plan; the Compatibility and limitations guide lists " +
+	"what is not.\n\n" +
 	"The webhook's and the CRD's defaults are planned by the provider, so the plan shows them, but never sent: the " +
 	"apply carries exactly what the configuration sets, and the server and the LWS webhook default the rest. By " +
 	"default create and update wait until the rollout is done; see `wait_for_rollout`."
