@@ -130,9 +130,9 @@ func PreviewRollout(newObj, oldObj *lwsv1.LeaderWorkerSet) Rollout {
 // (mergeMetadata, pkg/controllers/metadata.go), which recreates no pod.
 var CopiedAnnotations = []string{lwsv1.ExclusiveKeyAnnotationKey, lwsv1.SubGroupExclusiveKeyAnnotationKey}
 
-// copiedAnnotation is the value the controller writes into the pod templates for the object
+// CopiedAnnotation is the value the controller writes into the pod templates for the object
 // annotation key ("" for none): see CopiedAnnotations.
-func copiedAnnotation(lws *lwsv1.LeaderWorkerSet, key string) string {
+func CopiedAnnotation(lws *lwsv1.LeaderWorkerSet, key string) string {
 	if key == lwsv1.SubGroupExclusiveKeyAnnotationKey && lws.Spec.LeaderWorkerTemplate.SubGroupPolicy == nil {
 		return ""
 	}
@@ -143,7 +143,7 @@ func copiedAnnotation(lws *lwsv1.LeaderWorkerSet, key string) string {
 func copiedAnnotationChanges(newObj, oldObj *lwsv1.LeaderWorkerSet) []*field.Path {
 	var out []*field.Path
 	for _, key := range CopiedAnnotations {
-		if copiedAnnotation(newObj, key) != copiedAnnotation(oldObj, key) {
+		if CopiedAnnotation(newObj, key) != CopiedAnnotation(oldObj, key) {
 			out = append(out, field.NewPath("metadata", "annotations").Key(key))
 		}
 	}
