@@ -148,22 +148,7 @@ func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
 	cfg := lwsfixture.VLLM(name, 2, 2, lwsfixture.SmallGPU, lwsfixture.Image("vllm/vllm-openai:v0.11.0"))
 	// A subgroup policy from creation on, so that the edits can change its type.
 	cfg.Spec.LeaderWorkerTemplate.SubGroupPolicy = &lwsv1.SubGroupPolicy{SubGroupSize: ptr.To[int32](1)}
-	apply := func(l *lwsv1.LeaderWorkerSet) {
-		t.Helper()
-		m, err := json.Marshal(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var body map[string]any
-		_ = json.Unmarshal(m, &body)
-		delete(body, "status")
-		body = prune(body).(map[string]any)
-		body["apiVersion"], body["kind"] = "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet"
-		raw, _ := json.Marshal(body)
-		if _, err := ri.Patch(ctx, name, types.ApplyPatchType, raw, metav1.PatchOptions{FieldManager: "difftest", Force: ptr.To(true)}); err != nil {
-			t.Fatalf("apply: %v\n%s", err, raw)
-		}
-	}
+	apply := serverSideApply(t, name)
 	apply(cfg)
 	groups, rev, revs := settle(t, name)
 	rng := rand.New(rand.NewSource(29))
@@ -232,6 +217,28 @@ func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
 	acctest.Report(t, "rollout differential: %d edits, %d agreements, %d disagreements (%d edits recreated groups)", edits, agree, len(disagreements), rolled)
 	for _, d := range disagreements {
 		t.Error(d)
+	}
+}
+
+// serverSideApply returns a function that applies a LeaderWorkerSet named name as the
+// configuration would (status left out, unset fields pruned), with field manager difftest.
+func serverSideApply(t *testing.T, name string) func(l *lwsv1.LeaderWorkerSet) {
+	ri := lwsClient(t)
+	return func(l *lwsv1.LeaderWorkerSet) {
+		t.Helper()
+		m, err := json.Marshal(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body map[string]any
+		_ = json.Unmarshal(m, &body)
+		delete(body, "status")
+		body = prune(body).(map[string]any)
+		body["apiVersion"], body["kind"] = "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet"
+		raw, _ := json.Marshal(body)
+		if _, err := ri.Patch(context.Background(), name, types.ApplyPatchType, raw, metav1.PatchOptions{FieldManager: "difftest", Force: ptr.To(true)}); err != nil {
+			t.Fatalf("apply: %v\n%s", err, raw)
+		}
 	}
 }
 
