@@ -199,7 +199,7 @@ func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
 			}
 		}
 		newRevision := afterRev != rev
-		previewNew := len(preview.Changed) > 0 && !preview.PartitionOnly
+		previewNew := preview.NewRevision()
 		line := fmt.Sprintf("edit %d (%s): preview recreates %v (new revision %v), controller recreated %v (new revision %v)",
 			i+1, strings.Join(what, ", "), sortedGroups(want), previewNew, sortedGroups(got), newRevision)
 		if fmt.Sprint(sortedGroups(want)) == fmt.Sprint(sortedGroups(got)) && previewNew == newRevision {
