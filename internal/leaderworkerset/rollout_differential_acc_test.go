@@ -148,7 +148,13 @@ func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
 	cfg := lwsfixture.VLLM(name, 2, 2, lwsfixture.SmallGPU, lwsfixture.Image("vllm/vllm-openai:v0.11.0"))
 	// A subgroup policy from creation on, so that the edits can change its type.
 	cfg.Spec.LeaderWorkerTemplate.SubGroupPolicy = &lwsv1.SubGroupPolicy{SubGroupSize: ptr.To[int32](1)}
-	apply := serverSideApply(t, name)
+	ssa := serverSideApply(t, name)
+	apply := func(l *lwsv1.LeaderWorkerSet) {
+		t.Helper()
+		if err := ssa(l); err != nil {
+			t.Fatal(err)
+		}
+	}
 	apply(cfg)
 	groups, rev, revs := settle(t, name)
 	rng := rand.New(rand.NewSource(29))
@@ -222,13 +228,12 @@ func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
 
 // serverSideApply returns a function that applies a LeaderWorkerSet named name as the
 // configuration would (status left out, unset fields pruned), with field manager difftest.
-func serverSideApply(t *testing.T, name string) func(l *lwsv1.LeaderWorkerSet) {
+func serverSideApply(t *testing.T, name string) func(l *lwsv1.LeaderWorkerSet) error {
 	ri := lwsClient(t)
-	return func(l *lwsv1.LeaderWorkerSet) {
-		t.Helper()
+	return func(l *lwsv1.LeaderWorkerSet) error {
 		m, err := json.Marshal(l)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		var body map[string]any
 		_ = json.Unmarshal(m, &body)
@@ -237,8 +242,9 @@ func serverSideApply(t *testing.T, name string) func(l *lwsv1.LeaderWorkerSet) {
 		body["apiVersion"], body["kind"] = "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet"
 		raw, _ := json.Marshal(body)
 		if _, err := ri.Patch(context.Background(), name, types.ApplyPatchType, raw, metav1.PatchOptions{FieldManager: "difftest", Force: ptr.To(true)}); err != nil {
-			t.Fatalf("apply: %v\n%s", err, raw)
+			return fmt.Errorf("apply: %w\n%s", err, raw)
 		}
+		return nil
 	}
 }
 
