@@ -242,10 +242,12 @@ func restartChanges(t *testing.T) []restartChange {
 			value := "x"
 			switch {
 			case m == "labels":
-			case key == lwsv1.ExclusiveKeyAnnotationKey:
-				value = acctest.ZoneLabel // a group per zone: the 2 groups fit the 2 zones
-			case key == lwsv1.SubGroupExclusiveKeyAnnotationKey:
-				value = "kubernetes.io/hostname" // a subgroup (1 pod) per node: 4 of the 8 GPU nodes
+			case strings.HasSuffix(key, "exclusive-topology"):
+				// A group (or subgroup) per node. Not per zone: a group recreated under the
+				// annotation must avoid every zone that holds another group's pods, and the
+				// groups not yet recreated straddle both zones (the fixture spreads leaders
+				// over zones), so the rollout would stall with the new leader Pending.
+				value = "kubernetes.io/hostname"
 			}
 			out = append(out, restartChange{path: fmt.Sprintf("metadata.%s[%s]", m, key), apply: func(l *lwsv1.LeaderWorkerSet) {
 				if m == "labels" {
@@ -568,13 +570,24 @@ func settleRestart(t *testing.T, name string) restartState {
 			for _, p := range listPods(t, name) {
 				g, _ := strconv.Atoi(p.Labels[labelGroupIndex])
 				if p.Labels[labelWorkerIndex] == "0" && g >= partition && p.Labels[appsv1.ControllerRevisionHashLabelKey] != sts.Status.UpdateRevision {
-					why = "leader pod " + p.Name + " not of the leader StatefulSet's update revision"
+					why = fmt.Sprintf("leader pod %s (%s, Ready %v) not of the leader StatefulSet's update revision %s (current %s, partition %d, updated %d, generation %d observed %d)",
+						p.Name, p.Labels[appsv1.ControllerRevisionHashLabelKey], acctest.PodReady(&p), sts.Status.UpdateRevision, sts.Status.CurrentRevision,
+						ptr.Deref(sts.Spec.UpdateStrategy.RollingUpdate.Partition, -1), sts.Status.UpdatedReplicas, sts.Generation, sts.Status.ObservedGeneration)
 					return false, nil
 				}
 			}
 			return true, nil
 		})
 		if err != nil {
+			for _, p := range listPods(t, name) {
+				t.Logf("pod %s: revision %s, %s, phase %s, Ready %v, node %s, deleting %v", p.Name, p.Labels[appsv1.ControllerRevisionHashLabelKey],
+					p.Labels[labelRevision], p.Status.Phase, acctest.PodReady(&p), p.Spec.NodeName, p.DeletionTimestamp != nil)
+			}
+			if revs, err := cs.AppsV1().ControllerRevisions("default").List(ctx, metav1.ListOptions{LabelSelector: labelName + "=" + name}); err == nil {
+				for _, r := range revs.Items {
+					t.Logf("controller revision %s (%d): %s", r.Name, r.Revision, r.Data.Raw)
+				}
+			}
 			t.Fatalf("LeaderWorkerSet %s did not settle: %v (%s)", name, err, why)
 		}
 		groups, rev, _ := settle(t, name)

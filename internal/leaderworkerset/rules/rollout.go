@@ -76,6 +76,8 @@ type Rollout struct {
 	MaxUnavailable, MaxSurge       int
 
 	partitionFrom int32 // the prior partition, with PartitionOnly
+	// exclusiveKey is the new exclusive-topology key when the update sets or changes it.
+	exclusiveKey string
 }
 
 // PreviewRollout decides, as sigs.k8s.io/lws v0.9.0 does, whether an update of oldObj to newObj
@@ -88,6 +90,9 @@ func PreviewRollout(newObj, oldObj *lwsv1.LeaderWorkerSet) Rollout {
 	r.Changed = append(k8sschema.ChangedFields(k8sschema.NodeAt(root, revisionPaths[0]), field.NewPath("spec", "networkConfig"), oldNC, newNC),
 		k8sschema.ChangedFields(k8sschema.NodeAt(root, revisionPaths[1]), field.NewPath("spec", "leaderWorkerTemplate"), oldLWT, newLWT)...)
 	r.Copied = copiedAnnotationChanges(newObj, oldObj)
+	if key := CopiedAnnotation(newObj, lwsv1.ExclusiveKeyAnnotationKey); key != "" && key != CopiedAnnotation(oldObj, lwsv1.ExclusiveKeyAnnotationKey) {
+		r.exclusiveKey = key
+	}
 	r.Changed = append(r.Changed, r.Copied...)
 	ru := newObj.Spec.RolloutStrategy.RollingUpdateConfiguration
 	if ru == nil {
@@ -271,11 +276,18 @@ func (r Rollout) copiedMessage(root *k8sschema.Node, ok, newRevision bool) strin
 	}
 	s := fmt.Sprintf("; %s %s copied by the controller into the pod templates of the leader StatefulSet and the worker StatefulSets",
 		k8sschema.FieldList(root, r.Copied), verb)
-	if newRevision || !ok {
-		return s
+	if !newRevision && ok {
+		s += ", without a new revision: the StatefulSet controller replaces the leader pods, and with them their groups, " +
+			"max_unavailable + max_surge at a time, without surge groups"
 	}
-	return s + ", without a new revision: the StatefulSet controller replaces the leader pods, and with them their groups, " +
-		"max_unavailable + max_surge at a time, without surge groups"
+	if key := r.exclusiveKey; key != "" && ok && max(r.OldReplicas, r.Replicas) > 1 {
+		// SetExclusiveAffinities (pkg/webhooks/pod_webhook.go, lws v0.9.0 and v0.10.0) keeps a
+		// recreated group's pods out of every domain that holds a pod of another group, and the
+		// groups not recreated yet stay where they were placed without that rule.
+		s += fmt.Sprintf("; each recreated group needs a %s domain that holds no pod of another group, the groups not "+
+			"recreated yet included: where none is free, its pods stay Pending and the rollout stops", key)
+	}
+	return s
 }
 
 func areIs(n int32) string {

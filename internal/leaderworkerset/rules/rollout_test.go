@@ -232,6 +232,8 @@ func TestCopiedAnnotationRollout(t *testing.T) {
 	const copied = "; " + key + " is copied by the controller into the pod templates of the leader StatefulSet and the worker StatefulSets"
 	const noRevision = ", without a new revision: the StatefulSet controller replaces the leader pods, and with them their groups, " +
 		"max_unavailable + max_surge at a time, without surge groups"
+	const stall = "; each recreated group needs a topology.kubernetes.io/zone domain that holds no pod of another group, the groups not " +
+		"recreated yet included: where none is free, its pods stay Pending and the rollout stops"
 	zone := func(l *lwsv1.LeaderWorkerSet) {
 		l.Annotations = map[string]string{lwsv1.ExclusiveKeyAnnotationKey: "topology.kubernetes.io/zone"}
 	}
@@ -244,7 +246,7 @@ func TestCopiedAnnotationRollout(t *testing.T) {
 		want      string
 	}{
 		{"added", nil, zone, "Rolling update: groups 0-3 of default/llama-405b will be recreated, 1 at a time, highest index first (max_unavailable = 1, max_surge = 0)" +
-			copied + noRevision + "; changed: " + key},
+			copied + noRevision + stall + "; changed: " + key},
 		{"removed", zone, func(l *lwsv1.LeaderWorkerSet) { l.Annotations = nil },
 			"Rolling update: groups 0-3 of default/llama-405b will be recreated, 1 at a time, highest index first (max_unavailable = 1, max_surge = 0)" +
 				copied + noRevision + "; changed: " + key},
@@ -253,15 +255,15 @@ func TestCopiedAnnotationRollout(t *testing.T) {
 			l.Spec.RolloutStrategy.RollingUpdateConfiguration.MaxSurge = intstr.FromInt32(1)
 			l.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](1)
 		}, "Rolling update: groups 1-3 of default/llama-405b will be recreated, 2 at a time, highest index first (max_unavailable = 1, max_surge = 1)" +
-			copied + noRevision + "; group 0 keeps their pods (partition = 1); changed: " + key},
+			copied + noRevision + strings.ReplaceAll(stall, "topology.kubernetes.io/zone", "example.com/rack") + "; group 0 keeps their pods (partition = 1); changed: " + key},
 		{"scale up", nil, func(l *lwsv1.LeaderWorkerSet) { zone(l); l.Spec.Replicas = ptr.To[int32](5) },
 			"Rolling update: groups 0-3 of default/llama-405b will be recreated, 1 at a time, highest index first (max_unavailable = 1, max_surge = 0)" +
-				copied + noRevision + "; replicas 4 -> 5 in the same apply: group 4 is created from the new pod template; changed: " + key},
+				copied + noRevision + stall + "; replicas 4 -> 5 in the same apply: group 4 is created from the new pod template; changed: " + key},
 		{"with an image change", nil, func(l *lwsv1.LeaderWorkerSet) {
 			zone(l)
 			l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Image = "vllm/vllm-openai:v0.10.0"
 		}, "Rolling update: groups 0-3 of default/llama-405b will be recreated, 1 at a time, highest index first (max_unavailable = 1, max_surge = 0)" +
-			copied + "; changed: spec.leader_worker_template.worker_template.spec.containers[0].image, " + key},
+			copied + stall + "; changed: spec.leader_worker_template.worker_template.spec.containers[0].image, " + key},
 		{"partition above the groups", nil, func(l *lwsv1.LeaderWorkerSet) {
 			zone(l)
 			l.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](4)
