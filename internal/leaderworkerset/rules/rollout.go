@@ -60,7 +60,7 @@ type Rollout struct {
 	// make a new revision, then the object annotations of Copied.
 	Changed []*field.Path
 	// Copied are the object annotations among Changed that the controller copies into the
-	// leader StatefulSet's pod template (copiedAnnotations): their change makes no new
+	// leader StatefulSet's pod template (CopiedAnnotations): their change makes no new
 	// revision, but the StatefulSet controller rolls the new template out by itself.
 	Copied []*field.Path
 	// OldReplicas and Replicas are the group counts before and after the apply.
