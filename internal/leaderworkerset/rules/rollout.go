@@ -27,7 +27,8 @@ func AllowGroupRestartsAttribute(what string) rschema.Attribute {
 			"offline (also with `-refresh=false` and no credentials), whether the controller will roll the change out " +
 			"and which groups it recreates, in a warning on the resource. Set to `false` in production workspaces: such a " +
 			"plan then fails with an error naming the changed fields, while scaling, rollout strategy and object metadata " +
-			"changes still pass. Defaults to `true`."}
+			"changes still pass (but for the `leaderworkerset.sigs.k8s.io/exclusive-topology` and `subgroup-exclusive-topology` " +
+			"annotations of a LeaderWorkerSet, which its controller copies into the pod templates). Defaults to `true`."}
 }
 
 // revisionPaths are the fields the released controller's revision covers: getPatch in
