@@ -148,20 +148,11 @@ func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
 	cfg := lwsfixture.VLLM(name, 2, 2, lwsfixture.SmallGPU, lwsfixture.Image("vllm/vllm-openai:v0.11.0"))
 	// A subgroup policy from creation on, so that the edits can change its type.
 	cfg.Spec.LeaderWorkerTemplate.SubGroupPolicy = &lwsv1.SubGroupPolicy{SubGroupSize: ptr.To[int32](1)}
+	ssa := serverSideApply(t, name)
 	apply := func(l *lwsv1.LeaderWorkerSet) {
 		t.Helper()
-		m, err := json.Marshal(l)
-		if err != nil {
+		if err := ssa(l); err != nil {
 			t.Fatal(err)
-		}
-		var body map[string]any
-		_ = json.Unmarshal(m, &body)
-		delete(body, "status")
-		body = prune(body).(map[string]any)
-		body["apiVersion"], body["kind"] = "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet"
-		raw, _ := json.Marshal(body)
-		if _, err := ri.Patch(ctx, name, types.ApplyPatchType, raw, metav1.PatchOptions{FieldManager: "difftest", Force: ptr.To(true)}); err != nil {
-			t.Fatalf("apply: %v\n%s", err, raw)
 		}
 	}
 	apply(cfg)
@@ -214,7 +205,7 @@ func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
 			}
 		}
 		newRevision := afterRev != rev
-		previewNew := len(preview.Changed) > 0 && !preview.PartitionOnly
+		previewNew := preview.NewRevision()
 		line := fmt.Sprintf("edit %d (%s): preview recreates %v (new revision %v), controller recreated %v (new revision %v)",
 			i+1, strings.Join(what, ", "), sortedGroups(want), previewNew, sortedGroups(got), newRevision)
 		if fmt.Sprint(sortedGroups(want)) == fmt.Sprint(sortedGroups(got)) && previewNew == newRevision {
@@ -232,6 +223,28 @@ func TestAccLeaderWorkerSet_rolloutDifferential(t *testing.T) {
 	acctest.Report(t, "rollout differential: %d edits, %d agreements, %d disagreements (%d edits recreated groups)", edits, agree, len(disagreements), rolled)
 	for _, d := range disagreements {
 		t.Error(d)
+	}
+}
+
+// serverSideApply returns a function that applies a LeaderWorkerSet named name as the
+// configuration would (status left out, unset fields pruned), with field manager difftest.
+func serverSideApply(t *testing.T, name string) func(l *lwsv1.LeaderWorkerSet) error {
+	ri := lwsClient(t)
+	return func(l *lwsv1.LeaderWorkerSet) error {
+		m, err := json.Marshal(l)
+		if err != nil {
+			return err
+		}
+		var body map[string]any
+		_ = json.Unmarshal(m, &body)
+		delete(body, "status")
+		body = prune(body).(map[string]any)
+		body["apiVersion"], body["kind"] = "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet"
+		raw, _ := json.Marshal(body)
+		if _, err := ri.Patch(context.Background(), name, types.ApplyPatchType, raw, metav1.PatchOptions{FieldManager: "difftest", Force: ptr.To(true)}); err != nil {
+			return fmt.Errorf("apply: %w\n%s", err, raw)
+		}
+		return nil
 	}
 }
 

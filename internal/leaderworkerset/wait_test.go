@@ -193,14 +193,50 @@ func TestRolloutWaitConfirmsCurrentGroups(t *testing.T) {
 		return s
 	}
 	leaders := set("vllm", "leaders", "a", owner("LeaderWorkerSet", "vllm", "lws"))
+	// withTemplate is the leader StatefulSet s with the pod template annotations and the
+	// StatefulSet controller's update revision.
+	withTemplate := func(s *unstructured.Unstructured, annotations map[string]any, update string) *unstructured.Unstructured {
+		s = s.DeepCopy()
+		s.Object["spec"] = map[string]any{"template": map[string]any{"metadata": map[string]any{"annotations": annotations}}}
+		s.Object["status"] = map[string]any{"updateRevision": update}
+		return s
+	}
+	// stsRevision is the pod p of the StatefulSet revision rev.
+	stsRevision := func(p *unstructured.Unstructured, rev string) *unstructured.Unstructured {
+		p = p.DeepCopy()
+		l := p.GetLabels()
+		l["controller-revision-hash"] = rev
+		p.SetLabels(l)
+		return p
+	}
+	const exclusive = "leaderworkerset.sigs.k8s.io/exclusive-topology"
+	zone := map[string]any{exclusive: "topology.kubernetes.io/zone"}
 	for _, tc := range []struct {
-		name    string
-		size    int64
-		objects []runtime.Object
-		want    string
-		change  *unstructured.Unstructured
-		what    string
+		name        string
+		size        int64
+		annotations map[string]any // of the LeaderWorkerSet
+		objects     []runtime.Object
+		want        string
+		change      *unstructured.Unstructured
+		what        string
 	}{{
+		// A change of an annotation the controller copies into the pod templates makes no new
+		// revision and leaves the status as it was: the LWS controller has not acted on it yet.
+		name: "copied annotation not in the leader template", size: 1, annotations: zone,
+		objects: []runtime.Object{withTemplate(leaders, nil, "sts-1"),
+			stsRevision(pod("vllm-0", "leader-1", "0", "a", owner("StatefulSet", "vllm", "leaders")), "sts-1")},
+		want:   "pods ready, but the leader StatefulSet's pod template does not carry the set's " + exclusive + " annotation yet",
+		change: withTemplate(leaders, zone, "sts-1"),
+		what:   "the LWS controller copied the annotation into the leader StatefulSet's template",
+	}, {
+		// It has, but the StatefulSet controller has not replaced the leader pod yet.
+		name: "leader pod of a former StatefulSet revision", size: 1, annotations: zone,
+		objects: []runtime.Object{withTemplate(leaders, zone, "sts-2"),
+			stsRevision(pod("vllm-0", "leader-1", "0", "a", owner("StatefulSet", "vllm", "leaders")), "sts-1")},
+		want:   "group 0: pods ready, but leader pod vllm-0 is not of the leader StatefulSet's update revision sts-2: the StatefulSet controller has not replaced it yet",
+		change: stsRevision(pod("vllm-0", "leader-2", "0", "a", owner("StatefulSet", "vllm", "leaders")), "sts-2"),
+		what:   "the StatefulSet controller replaced the leader pod",
+	}, {
 		name: "worker of a former leader",
 		size: 2,
 		objects: []runtime.Object{leaders, pod("vllm-0", "leader-2", "0", "a", owner("StatefulSet", "vllm", "leaders")),
@@ -235,6 +271,9 @@ func TestRolloutWaitConfirmsCurrentGroups(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			lws := rolledOutLWS(2, tc.size)
+			if tc.annotations != nil {
+				_ = unstructured.SetNestedMap(lws.Object, tc.annotations, "metadata", "annotations")
+			}
 			dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{{Version: "v1", Resource: "events"}: "EventList",
 				gvr: "LeaderWorkerSetList", podsGVR: "PodList", stsGVR: "StatefulSetList",
 			}, append([]runtime.Object{lws}, tc.objects...)...)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -444,6 +445,10 @@ func notCurrent(ctx context.Context, dyn dynamic.Interface, obj *lwsv1.LeaderWor
 		sets[list.Items[i].GetName()] = &list.Items[i]
 	}
 	current := ""
+	partition := int32(0)
+	if c := obj.Spec.RolloutStrategy.RollingUpdateConfiguration; c != nil && c.Partition != nil {
+		partition = *c.Partition // the groups below it keep their revision
+	}
 	if leaders := sets[obj.Name]; leaders != nil {
 		current = leaders.GetLabels()[upstreamlws.RevisionKey]
 		if notObserved(leaders) {
@@ -452,10 +457,9 @@ func notCurrent(ctx context.Context, dyn dynamic.Interface, obj *lwsv1.LeaderWor
 			// and its revert in quick succession leave the pods' revision as it was).
 			return []string{"  pods ready, but the leader StatefulSet's latest spec is not acted on yet"}, nil
 		}
-	}
-	partition := int32(0)
-	if c := obj.Spec.RolloutStrategy.RollingUpdateConfiguration; c != nil && c.Partition != nil {
-		partition = *c.Partition // the groups below it keep their revision
+		if line := leaderTemplateNotCurrent(obj, leaders, members, replicas, partition); line != "" {
+			return []string{line}, nil
+		}
 	}
 	var lines []string
 	for i := int32(0); i < replicas; i++ {
@@ -465,6 +469,37 @@ func notCurrent(ctx context.Context, dyn dynamic.Interface, obj *lwsv1.LeaderWor
 		}
 	}
 	return lines, nil
+}
+
+// leaderTemplateNotCurrent says why the leader StatefulSet's pod template is not yet rolled out
+// ("" when it is). A change of an annotation the controller copies into that template
+// (rules.CopiedAnnotations) makes no new revision and changes neither the object's generation
+// nor its status: until the template carries the object's value the LWS controller has not
+// acted on it, and until every leader pod from the partition up is of the StatefulSet's update
+// revision (the StatefulSet controller's controller-revision-hash label) the StatefulSet
+// controller is still replacing them, and their groups with them.
+func leaderTemplateNotCurrent(obj *lwsv1.LeaderWorkerSet, leaders *unstructured.Unstructured, members map[string][]*unstructured.Unstructured, replicas, partition int32) string {
+	annotations, _, _ := unstructured.NestedStringMap(leaders.Object, "spec", "template", "metadata", "annotations")
+	for _, key := range rules.CopiedAnnotations {
+		if want := rules.CopiedAnnotation(obj, key); annotations[key] != want {
+			return fmt.Sprintf("  pods ready, but the leader StatefulSet's pod template does not carry the set's %s annotation yet", key)
+		}
+	}
+	update, _, _ := unstructured.NestedString(leaders.Object, "status", "updateRevision")
+	if update == "" {
+		return "" // a test double without a StatefulSet controller's status
+	}
+	for i := max(partition, 0); i < replicas; i++ {
+		for _, p := range members[strconv.Itoa(int(i))] {
+			if p.GetLabels()[labelWorkerIndex] != "0" {
+				continue
+			}
+			if rev, ok := p.GetLabels()[appsv1.ControllerRevisionHashLabelKey]; ok && rev != update {
+				return fmt.Sprintf("  group %d: pods ready, but leader pod %s is not of the leader StatefulSet's update revision %s: the StatefulSet controller has not replaced it yet", i, p.GetName(), update)
+			}
+		}
+	}
+	return ""
 }
 
 // groupNotCurrent says why the pods of one group are not what the rollout leaves ("" when they

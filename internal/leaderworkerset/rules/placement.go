@@ -28,7 +28,12 @@ func PlacementWorkload(lws, current *lwsv1.LeaderWorkerSet) (placement.Workload,
 	w := placement.WorkloadFromLeaderWorkerSet(upstream, upstreamCurrent)
 	if w.Rollout != nil {
 		r := PreviewRollout(lws, current)
-		w.Rollout.NewRevision = len(r.Changed) > 0 && !r.PartitionOnly
+		w.Rollout.NewRevision = len(r.Changed) > 0 && !r.PartitionOnly // groups are recreated, with or without a new revision
+		if w.Rollout.NewRevision && !r.NewRevision() {
+			// Only copied annotations changed: the StatefulSet controller replaces the leader
+			// pods max_unavailable + max_surge at a time, with no surge group (copiedMessage).
+			w.Rollout.MaxUnavailable, w.Rollout.MaxSurge = w.Rollout.MaxUnavailable+w.Rollout.MaxSurge, 0
+		}
 	}
 	return w, nil
 }

@@ -92,6 +92,20 @@ func TestRevisionRule(t *testing.T) {
 		}, false, ""},
 		{"object label", func(l *lwsv1.LeaderWorkerSet) { l.Labels["team"] = "a" }, false, ""},
 		{"object annotation", func(l *lwsv1.LeaderWorkerSet) { l.Annotations = map[string]string{"x": "y"} }, false, ""},
+		// Copied into the pod templates by the controller (CopiedAnnotations): no new revision,
+		// but the groups are recreated.
+		{"exclusive topology", func(l *lwsv1.LeaderWorkerSet) {
+			l.Annotations = map[string]string{lwsv1.ExclusiveKeyAnnotationKey: "topology.kubernetes.io/zone"}
+		}, true, "metadata.annotations[leaderworkerset.sigs.k8s.io/exclusive-topology]"},
+		{"exclusive topology empty", func(l *lwsv1.LeaderWorkerSet) {
+			l.Annotations = map[string]string{lwsv1.ExclusiveKeyAnnotationKey: ""}
+		}, false, ""},
+		{"subgroup exclusive topology without subgroup policy", func(l *lwsv1.LeaderWorkerSet) {
+			l.Annotations = map[string]string{lwsv1.SubGroupExclusiveKeyAnnotationKey: "topology.kubernetes.io/zone"}
+		}, false, ""},
+		{"recover annotation", func(l *lwsv1.LeaderWorkerSet) {
+			l.Annotations = map[string]string{lwsv1.RecoverAnnotationKey: "true"}
+		}, false, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -207,5 +221,98 @@ func TestGroupRestartGuard(t *testing.T) {
 		if warnings, errs := planUpdate(obj, rolloutBase(), deny, nil); len(warnings)+len(errs) != 0 {
 			t.Errorf("%s: %v, %v", name, warnings, errs)
 		}
+	}
+}
+
+// TestCopiedAnnotationRollout: a change of an annotation the controller copies into the pod
+// templates recreates the groups from the partition up without a new revision, warned and
+// refused by the guard on the annotation's path.
+func TestCopiedAnnotationRollout(t *testing.T) {
+	const key = `metadata.annotations["leaderworkerset.sigs.k8s.io/exclusive-topology"]`
+	const copied = "; " + key + " is copied by the controller into the pod templates of the leader StatefulSet and the worker StatefulSets"
+	const noRevision = ", without a new revision: the StatefulSet controller replaces the leader pods, and with them their groups, " +
+		"max_unavailable + max_surge at a time, without surge groups"
+	const stall = "; each recreated group needs a topology.kubernetes.io/zone domain that holds no pod of another group, the groups not " +
+		"recreated yet included: where none is free, its pods stay Pending and the rollout stops"
+	zone := func(l *lwsv1.LeaderWorkerSet) {
+		l.Annotations = map[string]string{lwsv1.ExclusiveKeyAnnotationKey: "topology.kubernetes.io/zone"}
+	}
+	subgroup := func(l *lwsv1.LeaderWorkerSet) {
+		l.Spec.LeaderWorkerTemplate.SubGroupPolicy = &lwsv1.SubGroupPolicy{SubGroupSize: ptr.To[int32](1), Type: ptr.To(lwsv1.SubGroupPolicyTypeLeaderWorker)}
+	}
+	cases := []struct {
+		name      string
+		old, edit func(*lwsv1.LeaderWorkerSet)
+		want      string
+	}{
+		{"added", nil, zone, "Rolling update: groups 0-3 of default/llama-405b will be recreated, 1 at a time, highest index first (max_unavailable = 1, max_surge = 0)" +
+			copied + noRevision + stall + "; changed: " + key},
+		{"removed", zone, func(l *lwsv1.LeaderWorkerSet) { l.Annotations = nil },
+			"Rolling update: groups 0-3 of default/llama-405b will be recreated, 1 at a time, highest index first (max_unavailable = 1, max_surge = 0)" +
+				copied + noRevision + "; changed: " + key},
+		{"value changed, surge and partition", zone, func(l *lwsv1.LeaderWorkerSet) {
+			l.Annotations = map[string]string{lwsv1.ExclusiveKeyAnnotationKey: "example.com/rack"}
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.MaxSurge = intstr.FromInt32(1)
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](1)
+		}, "Rolling update: groups 1-3 of default/llama-405b will be recreated, 2 at a time, highest index first (max_unavailable = 1, max_surge = 1)" +
+			copied + noRevision + strings.ReplaceAll(stall, "topology.kubernetes.io/zone", "example.com/rack") + "; group 0 keeps their pods (partition = 1); changed: " + key},
+		{"scale up", nil, func(l *lwsv1.LeaderWorkerSet) { zone(l); l.Spec.Replicas = ptr.To[int32](5) },
+			"Rolling update: groups 0-3 of default/llama-405b will be recreated, 1 at a time, highest index first (max_unavailable = 1, max_surge = 0)" +
+				copied + noRevision + stall + "; replicas 4 -> 5 in the same apply: group 4 is created from the new pod template; changed: " + key},
+		{"with an image change", nil, func(l *lwsv1.LeaderWorkerSet) {
+			zone(l)
+			l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec.Containers[0].Image = "vllm/vllm-openai:v0.10.0"
+		}, "Rolling update: groups 0-3 of default/llama-405b will be recreated, 1 at a time, highest index first (max_unavailable = 1, max_surge = 0)" +
+			copied + stall + "; changed: spec.leader_worker_template.worker_template.spec.containers[0].image, " + key},
+		{"partition above the groups", nil, func(l *lwsv1.LeaderWorkerSet) {
+			zone(l)
+			l.Spec.RolloutStrategy.RollingUpdateConfiguration.Partition = ptr.To[int32](4)
+		}, "New pod template of default/llama-405b: no running group is recreated" + copied + "; groups 0-3 keep their pods (partition = 4); changed: " + key},
+		{"subgroup exclusive topology with a subgroup policy", subgroup, func(l *lwsv1.LeaderWorkerSet) {
+			subgroup(l)
+			l.Annotations = map[string]string{lwsv1.SubGroupExclusiveKeyAnnotationKey: "topology.kubernetes.io/zone"}
+		}, "Rolling update: groups 0-3 of default/llama-405b will be recreated, 1 at a time, highest index first (max_unavailable = 1, max_surge = 0); " +
+			`metadata.annotations["leaderworkerset.sigs.k8s.io/subgroup-exclusive-topology"] is copied by the controller into the pod templates of the leader StatefulSet and the worker StatefulSets` +
+			noRevision + `; changed: metadata.annotations["leaderworkerset.sigs.k8s.io/subgroup-exclusive-topology"]`},
+		{"same value", zone, zone, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			oldObj, newObj := rolloutBase(), rolloutBase()
+			if c.old != nil {
+				c.old(oldObj)
+				c.old(newObj)
+			}
+			c.edit(newObj)
+			r := PreviewRollout(newObj, oldObj)
+			if got := r.Message(node()); got != c.want {
+				t.Errorf("got\n  %s\nwant\n  %s", got, c.want)
+			}
+		})
+	}
+
+	// The guard refuses on the annotation's path, and names why.
+	deny := map[string]tftypes.Value{AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, false)}
+	newObj := rolloutBase()
+	zone(newObj)
+	warnings, errs := planUpdate(newObj, rolloutBase(), deny, nil)
+	if len(warnings) != 0 || len(errs) != 1 {
+		t.Fatalf("with the guard: %v, %v", warnings, errs)
+	}
+	want := "allow_group_restarts = false, and this change changes the pod templates the controller copies " + key +
+		" into, which recreates groups 0-3 of default/llama-405b (changed: " + key + ")"
+	if errs[0].Type != field.ErrorTypeForbidden || errs[0].Field != "metadata.annotations[leaderworkerset.sigs.k8s.io/exclusive-topology]" ||
+		!strings.Contains(errs[0].Detail, want) {
+		t.Errorf("guard error: %v\nwant detail %s", errs[0], want)
+	}
+	if warnings, errs = planUpdate(newObj, rolloutBase(), nil, nil); len(warnings) != 1 || len(errs) != 0 {
+		t.Errorf("without the guard: %v, %v", warnings, errs)
+	}
+	// An unknown annotation value: no verdict; another unknown annotation does not matter.
+	if warnings, errs = planUpdate(newObj, rolloutBase(), deny, []*field.Path{field.NewPath("metadata", "annotations").Key(lwsv1.ExclusiveKeyAnnotationKey)}); len(warnings)+len(errs) != 0 {
+		t.Errorf("unknown annotation: %v, %v", warnings, errs)
+	}
+	if _, errs = planUpdate(newObj, rolloutBase(), deny, []*field.Path{field.NewPath("metadata", "annotations").Key("example.com/x")}); len(errs) != 1 {
+		t.Errorf("another unknown annotation: %v", errs)
 	}
 }
