@@ -30,6 +30,10 @@ type Workload struct {
 	Rollout *Rollout
 }
 
+// ExclusiveKey is the topology key of the workload's exclusive placement
+// (leaderworkerset.sigs.k8s.io/exclusive-topology), "" without one.
+func (w Workload) ExclusiveKey() string { return w.Annotations[lwsv1.ExclusiveKeyAnnotationKey] }
+
 // key names the workload among the snapshot's pods.
 func (w Workload) key() string { return w.Namespace + "/" + w.Name }
 
