@@ -159,10 +159,11 @@ func (s *state) gpus(req podRequest) int64 {
 // With leaders and workers alike (schedulingAlike) and nothing tied to a group, the bound count is
 // the preview's (see above), and the groups hold it as whole groups at best size pods at a time, at
 // worst size-1 pods per group before any is whole; that is worked out only when the groups fall
-// short. Otherwise the pods are not interchangeable and the count depends on their order too: the
-// orders where leaders go first, groups go whole and workers go first, and a few shuffled ones,
-// are played, each counted the same way over its leaders and workers (or, with a constraint tied
-// to a group, as it came out). That range is an approximation: an order not played may do better
+// short. Otherwise the pods are not interchangeable and the count depends on their order and the
+// choice among tied nodes too: the orders where leaders go first, groups go whole and workers go
+// first, and a few shuffled ones, are played with ties going by node name and the other way round,
+// each counted the same way over its leaders and workers (or, with a constraint tied to a group,
+// as it came out). That range is an approximation: an order not played may do better
 // or worse.
 func (s *state) partialRange(r *Result, w Workload, groups int, preview *played) {
 	keyed := groupKeyed(w)
@@ -186,11 +187,18 @@ func (s *state) partialRange(r *Result, w Workload, groups int, preview *played)
 			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 			orders = append(orders, order)
 		}
-		for _, order := range orders {
-			p := s.play(w, groups, order)
-			s.undo(p)
-			plays = append(plays, p)
+		// Each order with ties going by node name, then the other way round.
+		last := func(int) int { return 0 }
+		pick := s.pick
+		for _, tie := range []func(int) int{pick, last} {
+			s.pick = tie
+			for _, order := range orders {
+				p := s.play(w, groups, order)
+				s.undo(p)
+				plays = append(plays, p)
+			}
 		}
+		s.pick = pick
 		s.redo(preview)
 	}
 	perGroup := w.Size - 1
