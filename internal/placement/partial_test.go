@@ -239,3 +239,21 @@ func TestPreviewRangeHoldsRandomSchedules(t *testing.T) {
 		t.Errorf("%d of %d schedules of a leader unlike its workers outside the preview's range, want at most 1%%", unlikeOutside, unlikeTrials)
 	}
 }
+
+// TestPreviewScaleUpPartialGroups: a running group of 2 pods of 2 GPUs on an 8-GPU node scaled to
+// 4 groups: the 2 pods that still fit may make one more group whole or sit in two partial ones.
+func TestPreviewScaleUpPartialGroups(t *testing.T) {
+	var pods []corev1.Pod
+	for i := 0; i < 2; i++ {
+		pods = append(pods, runningPod(fmt.Sprintf("vllm-0-%d", i), "gpu-0", 2, map[string]string{
+			lwsv1.SetNameLabelKey: "vllm", lwsv1.GroupIndexLabelKey: "0", lwsv1.WorkerIndexLabelKey: strconv.Itoa(i),
+		}))
+	}
+	w := lws(4, 2, gpuTemplate(2))
+	w.Rollout = &Rollout{Current: lws(1, 2, gpuTemplate(2)), MaxUnavailable: 1}
+	r := Preview(Snapshot{Nodes: nodes(1, "gpu", 8), Pods: pods}, w)
+	if r.Placeable != 1 || r.MostPlaceable != 2 || r.PartialPods != 2 || r.PartialGPUs != 4 || !r.Timing || r.Stalled {
+		t.Errorf("Preview() = %d to %d whole, partial %d pods %d GPUs, timing %v, stalled %v; want 1 to 2, 2 pods 4 GPUs, timing, not stalled",
+			r.Placeable, r.MostPlaceable, r.PartialPods, r.PartialGPUs, r.Timing, r.Stalled)
+	}
+}
