@@ -72,7 +72,7 @@ type Result struct {
 	// Unplaceable lists every group that cannot be placed, in index order.
 	Unplaceable []GroupFailure
 	// For an update (Workload.Rollout): Updated counts the groups below replicas that run the new
-	// template once the rollout settles; Stalled says that a rolling update cannot finish, and
+	// template once the rollout settles (the fewest, where a scale-up's groups come up partially); Stalled says that a rolling update cannot finish, and
 	// StallGroup is the group it waits for (FirstUnplaceable and Reason are that group's).
 	Updated    int
 	Stalled    bool

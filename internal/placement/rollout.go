@@ -519,6 +519,9 @@ func (sim *rolloutSim) partialRange(r *Result) {
 		if !grp.created {
 			continue
 		}
+		if !grp.updated {
+			return // created below the partition on the current template: keep the played order's
+		}
 		created++
 		bound += len(grp.bound)
 		if grp.ready() {
@@ -531,6 +534,7 @@ func (sim *rolloutSim) partialRange(r *Result) {
 	least := max(0, bound-created*(w.Size-1))
 	most := min(created, bound/w.Size)
 	r.Placeable, r.MostPlaceable = r.Placeable-whole+least, r.Placeable-whole+most
+	r.Updated += least - whole // the created groups run the planned template: the fewest whole
 	r.PartialPods = bound - w.Size*least
 	r.PartialGPUs = int64(r.PartialPods) * sim.s.gpus(leaderReq)
 	r.Timing = most > least
