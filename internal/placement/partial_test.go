@@ -252,8 +252,8 @@ func TestPreviewScaleUpPartialGroups(t *testing.T) {
 	w := lws(4, 2, gpuTemplate(2))
 	w.Rollout = &Rollout{Current: lws(1, 2, gpuTemplate(2)), MaxUnavailable: 1}
 	r := Preview(Snapshot{Nodes: nodes(1, "gpu", 8), Pods: pods}, w)
-	if r.Placeable != 1 || r.MostPlaceable != 2 || r.PartialPods != 2 || r.PartialGPUs != 4 || !r.Timing || r.Stalled {
-		t.Errorf("Preview() = %d to %d whole, partial %d pods %d GPUs, timing %v, stalled %v; want 1 to 2, 2 pods 4 GPUs, timing, not stalled",
-			r.Placeable, r.MostPlaceable, r.PartialPods, r.PartialGPUs, r.Timing, r.Stalled)
+	if r.Placeable != 1 || r.MostPlaceable != 2 || r.Updated != 1 || r.PartialPods != 2 || r.PartialGPUs != 4 || !r.Timing || r.Stalled {
+		t.Errorf("Preview() = %d to %d whole (%d updated), partial %d pods %d GPUs, timing %v, stalled %v; want 1 to 2 (1), 2 pods 4 GPUs, timing, not stalled",
+			r.Placeable, r.MostPlaceable, r.Updated, r.PartialPods, r.PartialGPUs, r.Timing, r.Stalled)
 	}
 }
