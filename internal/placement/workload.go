@@ -84,7 +84,7 @@ func PreviewAll(snapshot Snapshot, workloads []Workload) []Result {
 // exists, so the scheduling queue (PrioritySort: priority, then creation time) sees the leaders
 // first. That order's groups are the ones listed; where some group falls short, or a leader's
 // choice of an exclusive domain can strand its workers, the range of whole groups over every
-// order and choice among nodes is worked out (partialRange, exclusiveRange).
+// order and choice among nodes is worked out (partialRange; exclusiveDomains for exclusive placement).
 func previewOn(s *state, w Workload, groups int) Result {
 	exclusiveKey := w.Annotations[lwsv1.ExclusiveKeyAnnotationKey]
 	var domains *domainVerdicts
