@@ -465,7 +465,7 @@ func (s *state) workersBeside(leader *corev1.Pod, leaderReq podRequest, n *simNo
 
 // apply gives the result the range over the leaders' choices of domain: at worst every domain
 // that can strand a group gets one, at best the groups take domains with room for them.
-func (v *domainVerdicts) apply(r *Result, w Workload, groups int) {
+func (v *domainVerdicts) apply(r *Result, groups int) {
 	placed := min(groups, v.feasible)
 	stranded := min(placed, len(v.stranding))
 	least, most := placed-stranded, min(groups, v.good)

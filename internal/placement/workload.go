@@ -107,7 +107,7 @@ func previewOn(s *state, w Workload, groups int) Result {
 	result.MostPlaceable = result.Placeable
 	switch {
 	case domains != nil:
-		domains.apply(&result, w, groups)
+		domains.apply(&result, groups)
 	case w.Size > 1:
 		s.partialRange(&result, w, groups, play)
 	}
