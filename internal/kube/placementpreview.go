@@ -92,6 +92,9 @@ func (r *Resource) placementPreview(ctx context.Context, planned, prior tftypes.
 		if result.MostPlaceable > result.Placeable {
 			verdict = fmt.Sprintf("%d to %d of %d groups can be placed", result.Placeable, result.MostPlaceable, result.Groups)
 		}
+		if result.Timing || result.PartialPods > 0 {
+			verdict = partialVerdict(result)
+		}
 		if result.Stalled {
 			verdict = fmt.Sprintf("the rolling update stalls at group %d", result.StallGroup)
 		}
@@ -100,7 +103,7 @@ func (r *Resource) placementPreview(ctx context.Context, planned, prior tftypes.
 			summary = fmt.Sprintf("Placement preview: %s: %s", w.Subject, verdict)
 		}
 		detail := fmt.Sprintf("%s: %s", p, placementDetail(ws[i], result, len(snapshot.Nodes)))
-		if result.MostPlaceable > result.Placeable {
+		if result.Reordered {
 			subject := cmp.Or(w.Subject, "this workload")
 			detail += fmt.Sprintf("\n%s, and they compete for the same nodes: %s places %d groups in the order least favourable to it "+
 				"(the groups listed) and up to %d in the most favourable one.", w.AnyOrder, subject, result.Placeable, result.MostPlaceable)
@@ -154,6 +157,8 @@ func placementDetail(w placement.Workload, result placement.Result, nodes int) s
 		if len(result.Unplaceable) > 0 {
 			b.WriteString(". Groups left without a node:")
 		}
+	} else if result.Timing || result.PartialPods > 0 {
+		partialDetail(&b, w, result, nodes)
 	} else {
 		fmt.Fprintf(&b, "kube-scheduler can place %d of the %d groups of %d pod(s) of %s/%s on the cluster's %d nodes as they are now",
 			result.Placeable, result.Groups, w.Size, w.Namespace, w.Name, nodes)
@@ -174,4 +179,65 @@ func placementDetail(w placement.Workload, result placement.Result, nodes int) s
 		fmt.Fprintf(&b, "\n  group %d: %s", f.Group, reason)
 	}
 	return b.String()
+}
+
+// partialVerdict is the summary of a workload whose groups may come up partially: the whole groups
+// (a range where they depend on the order the scheduler binds the pods in) and what partial
+// groups may hold.
+func partialVerdict(result placement.Result) string {
+	verdict := fmt.Sprintf("%d of %d groups can come up whole", result.Placeable, result.Groups)
+	if result.MostPlaceable > result.Placeable {
+		verdict = fmt.Sprintf("between %d and %d of %d groups can come up whole", result.Placeable, result.MostPlaceable, result.Groups)
+	}
+	if result.PartialPods > 0 {
+		verdict += "; partial groups may hold up to " + partialHolding(result)
+	}
+	return verdict
+}
+
+// partialHolding is what partial groups may hold: "24 GPUs (6 pods)", or "6 pods" without GPUs.
+func partialHolding(result placement.Result) string {
+	pods := plural(int64(result.PartialPods), "pod")
+	if result.PartialGPUs > 0 {
+		return fmt.Sprintf("%s (%s)", plural(result.PartialGPUs, "GPU"), pods)
+	}
+	return pods
+}
+
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// partialDetail explains a partial-groups verdict: why the count is a range (the controller
+// creates every group's pods at once and kube-scheduler binds them one by one, or, under exclusive
+// placement, a leader's choice of domain), and what partial groups hold.
+func partialDetail(b *strings.Builder, w placement.Workload, result placement.Result, nodes int) {
+	whole := fmt.Sprintf("%d", result.Placeable)
+	if result.MostPlaceable > result.Placeable {
+		whole = fmt.Sprintf("between %d and %d", result.Placeable, result.MostPlaceable)
+	}
+	if key := w.ExclusiveKey(); key != "" && result.StrandingDomains > 0 {
+		fmt.Fprintf(b, "%s of the %d groups of %d pod(s) of %s/%s can come up whole on the cluster's %d nodes as they are now. "+
+			"Under exclusive placement (%s) a group's workers follow its leader's %s, and kube-scheduler binds a leader in any %s it fits in "+
+			"(its score does not weigh the room the workers need): the leader fits in %d, and in %d of them its workers would not all fit",
+			whole, result.Groups, w.Size, w.Namespace, w.Name, nodes, key, key, key, result.ExclusiveDomains, result.StrandingDomains)
+	} else {
+		fmt.Fprintf(b, "%s of the %d groups of %d pod(s) of %s/%s can come up whole on the cluster's %d nodes as they are now: "+
+			"kube-scheduler can bind %d of their %d pods, and the LeaderWorkerSet controller creates every group's pods at once, which the scheduler binds one by one "+
+			"in an order no plan knows, choosing among equally scored nodes at random",
+			whole, result.Groups, w.Size, w.Namespace, w.Name, nodes, result.BoundPods, result.Groups*w.Size)
+	}
+	if result.PartialPods > 0 {
+		fmt.Fprintf(b, ". Groups that do not come up whole may hold up to %s that serve nothing until the apply times out", partialHolding(result))
+	}
+	if len(result.Unplaceable) == 0 {
+		b.WriteString(". Played with every leader first, then each group's workers, ties going by node name, every group comes up whole; " +
+			"the groups that do not would stay Pending and the apply would wait for its timeout.")
+		return
+	}
+	b.WriteString(". Played with every leader first, then each group's workers, ties going by node name, these groups cannot be placed; " +
+		"they would stay Pending and the apply would wait for its timeout:")
 }

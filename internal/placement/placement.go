@@ -6,9 +6,12 @@
 // Approximations (each documented where it is made):
 //   - Pods are placed one at a time in the order LeaderWorkerSet creates them: every leader in
 //     group index order, then each group's workers. The real queue orders pods by priority and
-//     creation time, and the workers of a group may be created while leaders are still queued.
+//     creation time, and the workers of a group may be created while leaders are still queued:
+//     where the groups fall short, the result is the range of whole groups over every such order
+//     (partial.go), and under exclusive placement over every domain a leader fits in.
 //   - Every feasible node is scored (the scheduler scores a sample, percentageOfNodesToScore) and
-//     ties are broken by node name (the scheduler picks among ties at random).
+//     ties are broken by node name (the scheduler picks among ties at random; the range covers
+//     that choice where the workload's pods are interchangeable, partial.go).
 //   - Scoring counts NodeResourcesFit LeastAllocated and NodeResourcesBalancedAllocation over cpu and
 //     memory; preferred affinities, PreferNoSchedule taints, topology spread and image scores are not
 //     counted. They only choose among feasible nodes.
@@ -69,15 +72,33 @@ type Result struct {
 	// Unplaceable lists every group that cannot be placed, in index order.
 	Unplaceable []GroupFailure
 	// For an update (Workload.Rollout): Updated counts the groups below replicas that run the new
-	// template once the rollout settles; Stalled says that a rolling update cannot finish, and
+	// template once the rollout settles (the fewest, where a scale-up's groups come up partially); Stalled says that a rolling update cannot finish, and
 	// StallGroup is the group it waits for (FirstUnplaceable and Reason are that group's).
 	Updated    int
 	Stalled    bool
 	StallGroup int
-	// MostPlaceable is, for workloads previewed in any order (PreviewAnyOrder), the most groups
-	// placed in any order; Placeable and the rest are the least favourable order's. Otherwise it
-	// is Placeable.
+	// MostPlaceable is the most groups that come up whole: Placeable is the fewest, over the order
+	// kube-scheduler binds the workload's pods in and its choice among nodes (Timing), and for
+	// workloads previewed in any order (PreviewAnyOrder) over their order too (Reordered). The
+	// rest of the result (FirstUnplaceable, Reason, Unplaceable) is the preview's order's: every
+	// leader, then each group's workers, ties broken by node name.
 	MostPlaceable int
+	// Timing says that the whole groups depend on the order the scheduler binds the workload's
+	// pods in and its choice among nodes (partial.go): MostPlaceable > Placeable.
+	Timing bool
+	// Reordered says that the whole groups depend on the order of the workloads (PreviewAnyOrder).
+	Reordered bool
+	// BoundPods is the count of the workload's pods bound in the preview's order; for a create
+	// whose leaders and workers are alike, in any order.
+	BoundPods int
+	// PartialPods and PartialGPUs are the most pods, and their nvidia.com/gpu, that groups which
+	// do not come up whole may hold (bound, serving nothing), in the least favourable order.
+	PartialPods int
+	PartialGPUs int64
+	// Under exclusive placement, ExclusiveDomains is the count of the topology's domains where a
+	// leader fits, and StrandingDomains of those where it may be bound with too little room left
+	// for its workers.
+	ExclusiveDomains, StrandingDomains int
 }
 
 // GroupFailure is a group that cannot be placed and the scheduler's message for the first of its
@@ -126,6 +147,9 @@ type state struct {
 	// ownedWaiting are the pods of those workloads that wait for a node, by workload key and group
 	// index: the scheduler keeps trying them, ahead of the pods the rollout creates.
 	ownedWaiting map[string]map[int][]*corev1.Pod
+	// pick, when set (tests), chooses among n equally scored nodes at random as the scheduler
+	// does (selectHost, pkg/scheduler/schedule_one.go, v1.37.2); unset, ties go by node name.
+	pick func(n int) int
 }
 
 // Defaults the scheduler gives pods without cpu or memory requests when scoring
@@ -333,7 +357,7 @@ func (s *state) schedule(pod *corev1.Pod) (*simPod, string) {
 	pf := s.preFilter(pod)
 	reasons := map[string]int{}
 	var best *simNode
-	bestScore := int64(-1)
+	bestScore, ties := int64(-1), 0
 	for _, n := range s.nodes {
 		n.grow(len(s.names))
 		if nodeReasons := s.filter(pod, pf, req, n); len(nodeReasons) > 0 {
@@ -342,8 +366,14 @@ func (s *state) schedule(pod *corev1.Pod) (*simPod, string) {
 			}
 			continue
 		}
-		if score := score(req, n); score > bestScore {
-			best, bestScore = n, score
+		switch sc := score(req, n); {
+		case sc > bestScore:
+			best, bestScore, ties = n, sc, 1
+		case sc == bestScore && s.pick != nil:
+			// Reservoir sampling: each of the tied nodes is kept with the same chance.
+			if ties++; s.pick(ties) == 0 {
+				best = n
+			}
 		}
 	}
 	if best == nil {

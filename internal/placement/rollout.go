@@ -135,6 +135,8 @@ type simGroup struct {
 	waiting []*corev1.Pod // created, not bound yet, leader first
 	// carried: the group's waiting pods were waiting before the update (keepWaiting)
 	carried bool
+	// created: the rollout created the group (create)
+	created bool
 	reason  string // the scheduler's message for the last pod of the group that found no node
 }
 
@@ -362,7 +364,7 @@ func (sim *rolloutSim) create(g int, updated bool) {
 		tw = sim.ro.Current
 		tw.Name, tw.Namespace = sim.w.Name, sim.w.Namespace
 	}
-	grp := &simGroup{index: g, updated: updated, want: tw.Size}
+	grp := &simGroup{index: g, updated: updated, want: tw.Size, created: true}
 	for i := 0; i < tw.Size; i++ {
 		grp.waiting = append(grp.waiting, groupPod(tw, g, i))
 	}
@@ -469,6 +471,9 @@ func (sim *rolloutSim) result() Result {
 		}
 		r.Unplaceable = append(r.Unplaceable, GroupFailure{Group: g, Reason: reason})
 	}
+	if !sim.rolling {
+		sim.partialRange(&r)
+	}
 	if sim.rolling && !complete {
 		r.Stalled = true
 		if n := len(r.Unplaceable); n > 0 {
@@ -486,4 +491,51 @@ func (sim *rolloutSim) result() Result {
 		}
 	}
 	return r
+}
+
+// partialRange gives a scale-up the range of whole groups among the groups it creates (see
+// partial.go): the controller creates their pods at once and the scheduler binds them in no fixed
+// order. It is worked out where those groups' pods are interchangeable (one template for leaders
+// and workers or two alike, nothing tied to a group, no exclusive placement) and no pod of the
+// object waited for a node before the change; otherwise the result stays the played order's.
+func (sim *rolloutSim) partialRange(r *Result) {
+	w := sim.w
+	if w.Size < 2 || w.ExclusiveKey() != "" || groupKeyed(w) {
+		return
+	}
+	leaderReq, workerReq := sim.s.requests(groupPod(w, 0, 0)), sim.s.requests(groupPod(w, 0, 1))
+	if !schedulingAlike(w, leaderReq, workerReq) {
+		return
+	}
+	created, whole, bound := 0, 0, 0
+	for g, grp := range sim.groups {
+		if grp == nil || g >= w.Replicas {
+			continue
+		}
+		if grp.carried {
+			return
+		}
+		r.BoundPods += len(grp.bound)
+		if !grp.created {
+			continue
+		}
+		if !grp.updated {
+			return // created below the partition on the current template: keep the played order's
+		}
+		created++
+		bound += len(grp.bound)
+		if grp.ready() {
+			whole++
+		}
+	}
+	if created == 0 || whole == created {
+		return
+	}
+	least := max(0, bound-created*(w.Size-1))
+	most := min(created, bound/w.Size)
+	r.Placeable, r.MostPlaceable = r.Placeable-whole+least, r.Placeable-whole+most
+	r.Updated += least - whole // the created groups run the planned template: the fewest whole
+	r.PartialPods = bound - w.Size*least
+	r.PartialGPUs = int64(r.PartialPods) * sim.s.gpus(leaderReq)
+	r.Timing = most > least
 }

@@ -30,6 +30,10 @@ type Workload struct {
 	Rollout *Rollout
 }
 
+// ExclusiveKey is the topology key of the workload's exclusive placement
+// (leaderworkerset.sigs.k8s.io/exclusive-topology), "" without one.
+func (w Workload) ExclusiveKey() string { return w.Annotations[lwsv1.ExclusiveKeyAnnotationKey] }
+
 // key names the workload among the snapshot's pods.
 func (w Workload) key() string { return w.Namespace + "/" + w.Name }
 
@@ -69,7 +73,7 @@ func PreviewAll(snapshot Snapshot, workloads []Workload) []Result {
 		results[i] = previewOn(s, w, w.Replicas)
 	}
 	for i := range results {
-		results[i].MostPlaceable = results[i].Placeable
+		results[i].MostPlaceable = max(results[i].MostPlaceable, results[i].Placeable)
 	}
 	return results
 }
@@ -78,42 +82,34 @@ func PreviewAll(snapshot Snapshot, workloads []Workload) []Result {
 // the leader StatefulSet creates all leader pods at once (Parallel pod management) and
 // pod_controller.go (lws v0.9.0) creates a group's worker StatefulSet only once its leader pod
 // exists, so the scheduling queue (PrioritySort: priority, then creation time) sees the leaders
-// first.
+// first. That order's groups are the ones listed; where some group falls short, or a leader's
+// choice of an exclusive domain can strand its workers, the range of whole groups over every
+// order and choice among nodes is worked out (partialRange; exclusiveDomains for exclusive placement).
 func previewOn(s *state, w Workload, groups int) Result {
-	result := Result{Groups: groups, FirstUnplaceable: -1}
 	exclusiveKey := w.Annotations[lwsv1.ExclusiveKeyAnnotationKey]
-	leaders := make([]*simPod, groups)
-	reasons := make([]string, groups)
-	for g := 0; g < groups; g++ {
-		leaders[g], reasons[g] = s.schedule(groupPod(w, g, 0))
+	var domains *domainVerdicts
+	if exclusiveKey != "" && w.Size > 1 && groups > 0 {
+		domains = s.exclusiveDomains(w, exclusiveKey) // on the cluster before any of the workload's pods
 	}
+	result := Result{Groups: groups, FirstUnplaceable: -1}
+	play := s.play(w, groups, leadersFirst(groups, w.Size))
 	for g := 0; g < groups; g++ {
-		placed := leaders[g] != nil
-		// With exclusive placement the worker StatefulSet waits for the leader to be scheduled.
-		if placed || exclusiveKey == "" {
-			for i := 1; i < w.Size; i++ {
-				worker := groupPod(w, g, i)
-				if exclusiveKey != "" {
-					// pod_controller.go setNodeSelectorForWorkerPods (lws v0.9.0): workers follow the
-					// leader's domain.
-					if worker.Spec.NodeSelector == nil {
-						worker.Spec.NodeSelector = map[string]string{}
-					}
-					worker.Spec.NodeSelector[exclusiveKey] = leaders[g].node.node.Labels[exclusiveKey]
-				}
-				if p, reason := s.schedule(worker); p == nil && placed {
-					placed, reasons[g] = false, reason
-				}
-			}
-		}
-		if placed {
+		if play.whole(g) {
 			result.Placeable++
 			continue
 		}
 		if result.FirstUnplaceable < 0 {
-			result.FirstUnplaceable, result.Reason = g, reasons[g]
+			result.FirstUnplaceable, result.Reason = g, play.reasons[g]
 		}
-		result.Unplaceable = append(result.Unplaceable, GroupFailure{Group: g, Reason: reasons[g]})
+		result.Unplaceable = append(result.Unplaceable, GroupFailure{Group: g, Reason: play.reasons[g]})
+	}
+	result.BoundPods = play.leaders + play.workers
+	result.MostPlaceable = result.Placeable
+	switch {
+	case domains != nil:
+		domains.apply(&result, groups)
+	case w.Size > 1:
+		s.partialRange(&result, w, groups, play)
 	}
 	return result
 }
@@ -224,6 +220,7 @@ func PreviewAnyOrder(snapshot Snapshot, workloads []Workload) []Result {
 	for i := range order {
 		order[i] = i
 	}
+	given := slices.Clone(results)
 	play := func(order []int) {
 		ws := make([]Workload, len(order))
 		for k, i := range order {
@@ -231,11 +228,16 @@ func PreviewAnyOrder(snapshot Snapshot, workloads []Workload) []Result {
 		}
 		for k, r := range PreviewAll(snapshot, ws) {
 			i := order[k]
-			most := max(results[i].MostPlaceable, r.Placeable)
-			if r.Placeable < results[i].Placeable {
-				results[i] = r
+			merged := results[i]
+			if r.Placeable < merged.Placeable {
+				merged = r
 			}
-			results[i].MostPlaceable = most
+			merged.MostPlaceable = max(results[i].MostPlaceable, r.MostPlaceable)
+			merged.Timing = results[i].Timing || r.Timing
+			merged.PartialPods = max(results[i].PartialPods, r.PartialPods)
+			merged.PartialGPUs = max(results[i].PartialGPUs, r.PartialGPUs)
+			merged.Reordered = results[i].Reordered || r.Placeable != given[i].Placeable || r.MostPlaceable != given[i].MostPlaceable
+			results[i] = merged
 		}
 	}
 	if len(workloads) > maxOrdered {
