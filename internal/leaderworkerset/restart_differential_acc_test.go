@@ -398,12 +398,22 @@ func TestAccLeaderWorkerSet_restartDifferential(t *testing.T) {
 	const name = "acc-restart-diff"
 	all := restartChanges(t)
 	var tried, skipped []restartChange
+	var unclassified []string
 	for _, c := range all {
 		if c.skip != "" {
 			skipped = append(skipped, c)
-		} else {
-			tried = append(tried, c)
+			continue
 		}
+		tried = append(tried, c)
+		if lwsrules.RestartClassOf(c.path) == "" {
+			unclassified = append(unclassified, c.path)
+		}
+	}
+	if len(unclassified) > 0 {
+		// The guide's table of what restarts what has a row per class: a change of no class
+		// would be tried here and stated nowhere.
+		t.Fatalf("changes of no class of lwsrules.RestartClasses (add the class, its row of the guide's table and its representative change):\n  %s",
+			strings.Join(unclassified, "\n  "))
 	}
 	if os.Getenv("KUBEINFER_RESTART_DIFF_ALL") == "" {
 		seed := int64(1)
@@ -442,6 +452,14 @@ func TestAccLeaderWorkerSet_restartDifferential(t *testing.T) {
 	deny := map[string]tftypes.Value{lwsrules.AttrAllowGroupRestarts: tftypes.NewValue(tftypes.Bool, false)}
 	steps, agree := 0, 0
 	var disagreements []string
+	byClass := map[string]*classCount{}
+	count := func(path string) *classCount {
+		name := lwsrules.RestartClassOf(path)
+		if byClass[name] == nil {
+			byClass[name] = &classCount{}
+		}
+		return byClass[name]
+	}
 	refused := 0
 	for _, c := range tried {
 		next := base.DeepCopy()
@@ -452,6 +470,7 @@ func TestAccLeaderWorkerSet_restartDifferential(t *testing.T) {
 			t.Logf("not tried: %s: the plan refuses it: %v", c.path, errs)
 			continue
 		}
+		count(c.path).changes++
 		for _, step := range []struct {
 			what string
 			obj  *lwsv1.LeaderWorkerSet
@@ -477,6 +496,7 @@ func TestAccLeaderWorkerSet_restartDifferential(t *testing.T) {
 			if err := apply(step.obj); err != nil {
 				// The plan accepted what the server refuses: a validation rule the plan misses.
 				disagreements = append(disagreements, fmt.Sprintf("%s (%s): the plan accepts it, the server refuses it: %v", c.path, step.what, err))
+				count(c.path).disagree++
 				break
 			}
 			after := settleRestart(t, name)
@@ -490,9 +510,11 @@ func TestAccLeaderWorkerSet_restartDifferential(t *testing.T) {
 				c.path, step.what, sortedGroups(want), len(guardErrs) > 0, sortedGroups(got), state.revision, after.revision, state.generation, after.generation)
 			if fmt.Sprint(sortedGroups(want)) == fmt.Sprint(sortedGroups(got)) && (len(guardErrs) > 0) == (len(got) > 0) {
 				agree++
+				count(c.path).agree++
 				t.Log(line)
 			} else {
 				disagreements = append(disagreements, line+"\n    plan: "+preview.Message(leaderworkerset.Kind.Node()))
+				count(c.path).disagree++
 			}
 			state = after
 		}
@@ -500,10 +522,24 @@ func TestAccLeaderWorkerSet_restartDifferential(t *testing.T) {
 	acctest.Report(t, "restart differential: %d changes tried in %d steps (change and revert), %d agreements, %d disagreements; "+
 		"%d attributes not tried and %d changes the plan refuses (reasons logged)",
 		len(tried)-refused, steps, agree, len(disagreements), len(skipped), refused)
+	// Per class of the guide's table (lwsrules.RestartClasses), in its order: the rows this run
+	// checked on the controller, and those it did not reach.
+	for _, class := range lwsrules.RestartClasses {
+		n := byClass[class.Name]
+		if n == nil {
+			t.Logf("  class %s: not tried in this run", class.Name)
+			continue
+		}
+		acctest.Report(t, "  class %s: %d changes tried, %d agreements, %d disagreements", class.Name, n.changes, n.agree, n.disagree)
+	}
 	for _, d := range disagreements {
 		t.Error(d)
 	}
 }
+
+// classCount is the restart differential's count for one class of change: changes tried, and
+// the steps (change and revert) that agree or disagree.
+type classCount struct{ changes, agree, disagree int }
 
 // plannedObject is the object the plan computes for the configuration l: its planned defaults
 // (webhook and CRD, pod template defaults included), and the validation errors of the plan.
