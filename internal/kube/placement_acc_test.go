@@ -341,13 +341,13 @@ current-context: sa
 			ExpectNonEmptyPlan: true,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{planCheckFunc(func() error {
 				for _, g := range w.TakePlan() {
-					if strings.HasPrefix(g, "Placement preview skipped\nplacement preview skipped: the provider's credentials may not list nodes") &&
+					if strings.HasPrefix(g, "Placement preview skipped\nplacement preview skipped: cannot list nodes cluster-wide: the provider's credentials lack \"list\" on \"nodes\"") &&
 						strings.Contains(g, `cannot list resource "nodes"`) {
 						t.Logf("plan warning: %s", g)
 						return nil
 					}
 				}
-				return fmt.Errorf("no placement preview skipped warning saying the credentials may not list nodes")
+				return fmt.Errorf("no placement preview skipped warning saying the credentials lack list on nodes")
 			})}},
 		}},
 	})
