@@ -319,10 +319,10 @@ func TestAccLeastPrivilege_beforeIssue58(t *testing.T) {
 	}
 	lp := grant(t, rbac, "acc-least-privilege-before", "-acc-before")
 	const name = "acc-least-privilege-before"
-	const timeout = time.Minute
+	const timeout = 20 * time.Second // long beside the 2 s the guide's Role takes, short for the suite
 	cfg := strings.Replace(lp.config, `  placement_preview      = "error"`+"\n", "", 1) +
 		vllm(lwsfixture.VLLM(name, 1, 1, lwsfixture.SmallGPU, inNamespace(lp.ns),
-			podSpecs(func(s *corev1.PodSpec) { s.PriorityClassName = "does-not-exist" })), `timeouts = { create = "1m" }`)
+			podSpecs(func(s *corev1.PodSpec) { s.PriorityClassName = "does-not-exist" })), `timeouts = { create = "20s" }`)
 	var warnings kubetest.Warnings
 	var started time.Time
 	resource.Test(t, resource.TestCase{
